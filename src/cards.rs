@@ -1,0 +1,172 @@
+//! Cards as bytes and sets of cards as `u64` bitsets.
+//!
+//! A card is `rank_index * 4 + suit` with rank index 0..13 for A,2,..,K and suits
+//! clubs, diamonds, hearts, spades. Rank *values* run 1 (A) to 13 (K).
+
+use rand::{Rng, RngExt};
+
+/// One card of a standard 52-card deck, packed into a byte.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Card(pub u8);
+
+/// Rank names indexed by rank value minus one.
+pub const RANK_NAMES: [&str; 13] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+/// Suit letters: clubs, diamonds, hearts, spades.
+pub const SUIT_NAMES: [char; 4] = ['c', 'd', 'h', 's'];
+
+impl Card {
+    /// The card of rank value `rank` (1 = A .. 13 = K) and suit `suit` (0..4).
+    pub const fn new(rank: u8, suit: u8) -> Card {
+        Card((rank - 1) * 4 + suit)
+    }
+    /// Rank value, 1 (A) to 13 (K).
+    pub const fn rank(self) -> u8 {
+        self.0 / 4 + 1
+    }
+    /// Suit index 0..4 (clubs, diamonds, hearts, spades).
+    pub const fn suit(self) -> u8 {
+        self.0 % 4
+    }
+    /// True for diamonds and hearts.
+    pub const fn is_red(self) -> bool {
+        matches!(self.suit(), 1 | 2)
+    }
+    /// Human-readable name such as `10h` or `As`.
+    pub fn name(self) -> String {
+        format!("{}{}", RANK_NAMES[(self.rank() - 1) as usize], SUIT_NAMES[self.suit() as usize])
+    }
+}
+
+/// True if two rank values are neighbours on the circular order A-2-..-K-A (SPIT-DECK-3).
+pub const fn ranks_adjacent_circular(a: u8, b: u8) -> bool {
+    let d = (a + 13 - b) % 13;
+    d == 1 || d == 12
+}
+
+/// True if two rank values differ by exactly one on the straight order 2 < .. < K < A.
+pub const fn ranks_adjacent_straight(a: u8, b: u8) -> bool {
+    let x = if a == 1 { 14 } else { a };
+    let y = if b == 1 { 14 } else { b };
+    x + 1 == y || y + 1 == x
+}
+
+/// A set of cards as a 52-bit mask.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug, Hash)]
+pub struct CardSet(pub u64);
+
+impl CardSet {
+    /// The empty set.
+    pub const EMPTY: CardSet = CardSet(0);
+    /// All 52 cards.
+    pub const FULL: CardSet = CardSet((1u64 << 52) - 1);
+
+    /// Number of cards in the set.
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+    /// True when the set holds no card.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// True when `c` is in the set.
+    pub const fn contains(self, c: Card) -> bool {
+        self.0 >> c.0 & 1 == 1
+    }
+    /// Adds a card (it must not be present yet).
+    pub fn insert(&mut self, c: Card) {
+        debug_assert!(!self.contains(c), "card {} already in set", c.name());
+        self.0 |= 1 << c.0;
+    }
+    /// Removes a card (it must be present).
+    pub fn remove(&mut self, c: Card) {
+        debug_assert!(self.contains(c), "card {} not in set", c.name());
+        self.0 &= !(1 << c.0);
+    }
+    /// Union of two disjoint sets.
+    pub fn union(self, other: CardSet) -> CardSet {
+        debug_assert!(self.0 & other.0 == 0, "sets overlap");
+        CardSet(self.0 | other.0)
+    }
+    /// The `n`-th card (0-based, lowest first).
+    pub fn nth(self, n: u32) -> Card {
+        debug_assert!(n < self.len());
+        let mut bits = self.0;
+        for _ in 0..n {
+            bits &= bits - 1;
+        }
+        Card(bits.trailing_zeros() as u8)
+    }
+    /// Removes and returns a uniformly random card: the deferred-decision draw of a
+    /// hidden card (design notes section 4).
+    pub fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Card {
+        let n = self.len();
+        assert!(n > 0, "draw from an empty set");
+        let c = self.nth(rng.random_range(0..n));
+        self.remove(c);
+        c
+    }
+    /// Iterates over the cards, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = Card> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                None
+            } else {
+                let c = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                Some(Card(c))
+            }
+        })
+    }
+}
+
+/// Splits the full deck uniformly at random into a set of `n` cards and the rest.
+pub fn deal_split<R: Rng + ?Sized>(rng: &mut R, mut pool: CardSet, n: u32) -> (CardSet, CardSet) {
+    let mut hand = CardSet::EMPTY;
+    for _ in 0..n {
+        hand.insert(pool.draw(rng));
+    }
+    (hand, pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn card_packing_roundtrips() {
+        for r in 1..=13 {
+            for s in 0..4 {
+                let c = Card::new(r, s);
+                assert_eq!((c.rank(), c.suit()), (r, s));
+            }
+        }
+        assert_eq!(Card::new(10, 2).name(), "10h");
+        assert!(Card::new(1, 1).is_red() && !Card::new(1, 3).is_red());
+    }
+
+    #[test]
+    fn circular_and_straight_adjacency() {
+        assert!(ranks_adjacent_circular(1, 13) && ranks_adjacent_circular(1, 2));
+        assert!(!ranks_adjacent_circular(1, 1) && !ranks_adjacent_circular(1, 3));
+        assert!(ranks_adjacent_straight(13, 1) && !ranks_adjacent_straight(1, 2));
+    }
+
+    #[test]
+    fn draw_removes_a_member_and_empties_the_set() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let mut s = CardSet::FULL;
+        let mut seen = CardSet::EMPTY;
+        for _ in 0..52 {
+            let c = s.draw(&mut rng);
+            assert!(!seen.contains(c));
+            seen.insert(c);
+        }
+        assert!(s.is_empty());
+        assert_eq!(seen, CardSet::FULL);
+        let (a, b) = deal_split(&mut rng, CardSet::FULL, 26);
+        assert_eq!((a.len(), b.len()), (26, 26));
+        assert_eq!(a.union(b), CardSet::FULL);
+    }
+}

@@ -1,0 +1,210 @@
+//! The command-line interface: `match`, `trace`, `list`.
+
+use crate::bot::BotSpec;
+use crate::games::{self, GameEntry};
+use crate::output::summary::{print_table, summary_rows, write_csv, MatchupLabels};
+use crate::runner::{self, bot_in_seat, RunConfig, MAX_SEATS};
+use crate::rng::{deal_seed, play_seed};
+use crate::settings::Settings;
+use crate::trace::{StreamSink, TraceFormat};
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Simulates card games bot against bot and reports win rates with confidence intervals
+/// and game-length statistics. The same seed gives the same numbers on any number of threads.
+#[derive(Parser, Debug)]
+#[command(name = "cardsim", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play many matches between bots and print (and optionally write as CSV) the summary.
+    Match(MatchArgs),
+    /// Print the full event log of one match of a run.
+    Trace(TraceArgs),
+    /// List games, strategies, reaction presets and variant flags with their defaults.
+    List,
+}
+
+/// Options shared by `match` and `trace`: which game, which bots, which rules.
+#[derive(Args, Debug)]
+struct GameArgs {
+    /// Game to play (see `cardsim list`).
+    game: String,
+    /// A bot as STRATEGY[@PRESET], e.g. smart@expert; repeat once per player. Real-time
+    /// games default to the `casual` preset. Without --bot the game's default matchup is used.
+    #[arg(long = "bot", value_name = "SPEC")]
+    bots: Vec<String>,
+    /// Master seed: the same seed gives byte-identical results.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Variant flag as KEY=VALUE, e.g. spit.num_stockpiles=4 (repeatable; `cardsim list` shows all).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct MatchArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Number of matches (rounded up to whole deals: each deal is played under every seat rotation).
+    #[arg(long, default_value_t = 10_000)]
+    games: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Write the summary as CSV to this file (replaced atomically).
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
+    /// Play each deal once only, with bot i in seat i (no seat rotation).
+    #[arg(long)]
+    no_swap: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct TraceArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Index of the match within the run (0-based, as counted by `match` with the same seed).
+    #[arg(long, default_value_t = 0)]
+    index: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    format: TraceFormat,
+    /// The run used --no-swap (changes which deal and seats match INDEX is).
+    #[arg(long)]
+    no_swap: bool,
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Match(a) => run_match(a),
+        Command::Trace(a) => run_trace(a),
+        Command::List => list(&mut std::io::stdout()).map_err(|e| e.to_string()),
+    }
+}
+
+struct Prepared {
+    entry: &'static dyn GameEntry,
+    bots: Vec<BotSpec>,
+    settings: Settings,
+}
+
+fn prepare(a: &GameArgs) -> Result<Prepared, String> {
+    let entry = games::find(&a.game)?;
+    let texts: Vec<String> = if a.bots.is_empty() {
+        entry.default_bots().iter().map(|s| s.to_string()).collect()
+    } else {
+        a.bots.clone()
+    };
+    let bots = texts.iter().map(|t| BotSpec::parse(t)).collect::<Result<Vec<_>, _>>()?;
+    games::check_bots(entry, &bots)?;
+    let settings = Settings::parse(entry.flags(), &a.sets)?;
+    Ok(Prepared { entry, bots, settings })
+}
+
+fn run_match(a: MatchArgs) -> Result<(), String> {
+    if a.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let p = prepare(&a.game)?;
+    let game = p.entry.build(&p.bots, &p.settings)?;
+    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let cfg = RunConfig { games: a.games, seed: a.game.seed, matchup: 0, rotate_seats: !a.no_swap, quiet: a.quiet };
+    let seats = game.seats();
+    let played = cfg.deals(seats) * cfg.rotations(seats);
+    if played != a.games {
+        eprintln!("note: playing {played} matches ({} deals x {} seat rotations)", cfg.deals(seats), cfg.rotations(seats));
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let stats = pool.install(|| runner::run(game.as_match_game(), &cfg));
+    let secs = start.elapsed().as_secs_f64();
+    let labels: Vec<String> = p.bots.iter().map(|b| b.label.clone()).collect();
+    let flags = p.settings.non_default();
+    let rows = summary_rows(
+        &MatchupLabels { game: p.entry.name(), bots: &labels, flags: &flags, seed: a.game.seed },
+        &stats,
+        game.metrics(),
+    );
+    if let Some(path) = &a.csv {
+        write_csv(path, &rows)?;
+    }
+    let mut out = std::io::stdout().lock();
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(out, "{} | {} | seed {} | {}", p.entry.name(), labels.join(" vs "), a.game.seed, if flags.is_empty() { "default rules" } else { &flags }).map_err(io)?;
+    print_table(&mut out, &rows).map_err(io)?;
+    writeln!(out, "capped: {}  draws: {}", stats.capped, stats.draws).map_err(io)?;
+    for (h, m) in stats.metrics.iter().zip(game.metrics()) {
+        let s = m.scale as f64;
+        writeln!(out, "{:>8}: mean {:.2}  sd {:.2}  p50 {}  p90 {}  p99 {}  max {}", m.name, h.mean() / s, h.sd() / s,
+            h.percentile(50.0) as f64 / s, h.percentile(90.0) as f64 / s, h.percentile(99.0) as f64 / s, h.max() as f64 / s).map_err(io)?;
+    }
+    let total = stats.total_games();
+    writeln!(out, "throughput: {total} matches in {secs:.2} s = {:.0} matches/s on {threads} threads ({:.0} per thread)",
+        total as f64 / secs, total as f64 / secs / threads as f64).map_err(io)?;
+    if let Some(path) = &a.csv {
+        writeln!(out, "wrote {}", path.display()).map_err(io)?;
+    }
+    Ok(())
+}
+
+fn run_trace(a: TraceArgs) -> Result<(), String> {
+    let p = prepare(&a.game)?;
+    let game = p.entry.build(&p.bots, &p.settings)?;
+    let seats = game.seats();
+    let rotations = if a.no_swap { 1 } else { seats as u64 };
+    let (deal, rotation) = (a.index / rotations, a.index % rotations);
+    let ds = deal_seed(a.game.seed, 0, deal);
+    let mut seat_bots = [0usize; MAX_SEATS];
+    for (s, b) in seat_bots[..seats].iter_mut().enumerate() {
+        *b = bot_in_seat(s, rotation, seats);
+    }
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let mut sink = StreamSink::new(&mut lock, a.format);
+    game.trace(&seat_bots[..seats], ds, play_seed(ds, rotation), &mut sink);
+    match sink.error {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the trace: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// Writes the `cardsim list` text.
+pub fn list(out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "Reaction presets (real-time games; STRATEGY@PRESET, default casual):")?;
+    for p in crate::reaction::presets::ALL_PRESETS {
+        writeln!(out, "  {}", p.name())?;
+    }
+    for g in games::registry() {
+        let (lo, hi) = g.players();
+        writeln!(out, "\n{} ({}; {} players): {}", g.name(), if g.real_time() { "real-time" } else { "turn-based" },
+            if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") }, g.about())?;
+        writeln!(out, "  default bots: {}", g.default_bots().join(" "))?;
+        writeln!(out, "  strategies:")?;
+        for s in g.strategies() {
+            writeln!(out, "    {:<10} {}", s.name, s.about)?;
+        }
+        writeln!(out, "  flags (--set KEY=VALUE; default first):")?;
+        for f in g.flags() {
+            writeln!(out, "    {}={}  [{}]  {}", f.key, f.default, f.accepted(), f.doc)?;
+        }
+        writeln!(out, "  metrics (CSV columns NAME_mean, _sd, _p50, _p90, _p99, _max):")?;
+        for m in g.metrics() {
+            writeln!(out, "    {:<10} {}", m.name, m.doc)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! The games, each in its own folder, and the registry the command line uses.
+
+use crate::bot::BotSpec;
+use crate::runner::{MatchGame, MetricDef};
+use crate::settings::{FlagDef, Settings};
+use crate::trace::TraceSink;
+
+/// A strategy a game offers, for `cardsim list`.
+#[derive(Clone, Copy, Debug)]
+pub struct StrategyInfo {
+    /// Name used in `--bot NAME[@PRESET]`.
+    pub name: &'static str,
+    /// One line on how it plays.
+    pub about: &'static str,
+}
+
+/// A game as the command line sees it: its options, and a way to build a runnable match.
+pub trait GameEntry: Sync {
+    /// Name on the command line, e.g. `spit`.
+    fn name(&self) -> &'static str;
+    /// One line describing the game.
+    fn about(&self) -> &'static str;
+    /// Smallest and largest number of bots.
+    fn players(&self) -> (usize, usize);
+    /// True for real-time games, whose bots take a reaction preset.
+    fn real_time(&self) -> bool;
+    /// Variant flags, with defaults (including the shared `sim.*` flags).
+    fn flags(&self) -> &'static [FlagDef];
+    /// Strategies, in registry order.
+    fn strategies(&self) -> &'static [StrategyInfo];
+    /// Bot specs used when the command line gives no --bot.
+    fn default_bots(&self) -> &'static [&'static str];
+    /// Per-match metrics reported in the CSV.
+    fn metrics(&self) -> &'static [MetricDef];
+    /// Builds a match of `bots` under `settings`, validating both.
+    fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String>;
+}
+
+/// A runnable game that can also log one match event by event.
+pub trait TracedGame: MatchGame {
+    /// Plays the match the runner would play for these seeds, sending every event to
+    /// `sink`; returns the same record as [`MatchGame::play`].
+    fn trace(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, sink: &mut dyn TraceSink) -> crate::runner::MatchRecord;
+    /// Upcast for the runner.
+    fn as_match_game(&self) -> &dyn MatchGame;
+}
+
+/// Every game, in the order `cardsim list` shows them.
+pub fn registry() -> Vec<&'static dyn GameEntry> {
+    vec![]
+}
+
+/// Finds a game by name, or says which names exist.
+pub fn find(name: &str) -> Result<&'static dyn GameEntry, String> {
+    let all = registry();
+    all.iter().copied().find(|g| g.name() == name).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|g| g.name()).collect();
+        format!("unknown game '{name}'; known games: {}", names.join(", "))
+    })
+}
+
+/// Checks the number of bots and each strategy name against a game.
+pub fn check_bots(game: &dyn GameEntry, bots: &[BotSpec]) -> Result<(), String> {
+    let (lo, hi) = game.players();
+    if bots.len() < lo || bots.len() > hi {
+        let want = if lo == hi { format!("exactly {lo}") } else { format!("{lo} to {hi}") };
+        return Err(format!("{} needs {want} --bot options, got {}", game.name(), bots.len()));
+    }
+    let names: Vec<&str> = game.strategies().iter().map(|s| s.name).collect();
+    for b in bots {
+        b.check_strategy(game.name(), &names)?;
+        if b.preset.is_some() && !game.real_time() {
+            return Err(format!("--bot {}: {} is turn-based, so bots take no @PRESET", b.label, game.name()));
+        }
+    }
+    Ok(())
+}

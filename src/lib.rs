@@ -1,0 +1,15 @@
+//! cardsim: simulates card games bot against bot and reports reproducible statistics.
+//!
+//! The crate is usable as a library; `main.rs` is a thin command-line front end.
+
+pub mod bot;
+pub mod cards;
+pub mod cli;
+pub mod games;
+pub mod reaction;
+pub mod rng;
+pub mod runner;
+pub mod settings;
+pub mod stats;
+pub mod output;
+pub mod trace;

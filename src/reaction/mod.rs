@@ -1,0 +1,194 @@
+//! Reaction-time models: how long a bot takes to see, decide and move
+//! (`../shared/design/reaction-time.md`, section 5). All times are in milliseconds
+//! here; the real-time engine works in integer microseconds.
+
+pub mod distribution;
+pub mod presets;
+
+pub use distribution::Dist;
+pub use presets::Preset;
+
+use rand::{Rng, RngExt};
+use rand_distr::{Distribution, StandardNormal};
+
+/// Kinds of hand movement, each with its own motor time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Motion {
+    /// Card from own pile to a centre pile.
+    Play = 0,
+    /// Turn a face-down card up in place.
+    Flip,
+    /// Move a card between two of one's own piles.
+    Fill,
+    /// Take a rejected card back to where it came from.
+    Return,
+    /// Flip a reserve card onto a centre pile in a synchronised event.
+    Spit,
+    /// Take a card from one's stock into the hand.
+    Draw,
+    /// Slap a pile.
+    Slap,
+}
+
+/// Number of [`Motion`] kinds.
+pub const MOTIONS: usize = 7;
+
+/// Movements, total Fitts index of difficulty (bits) and share of grasp+release per
+/// motion, from the table geometry of reaction-time.md section 1.5: reaching 15 cm to a
+/// 6.3 cm pile is 1.76 bits, moving 30 cm to a centre pile 2.53 bits, a 30 cm slap at a
+/// 8.8 cm pile 2.14 bits; turning a card in place is taken as 1 bit.
+const MOTION_GEOMETRY: [(f64, f64, f64); MOTIONS] = [
+    (2.0, 1.76 + 2.53, 1.0), // Play
+    (2.0, 1.76 + 1.0, 1.0),  // Flip
+    (2.0, 1.76 + 1.76, 1.0), // Fill
+    (1.0, 1.76, 0.5),        // Return
+    (2.0, 1.76 + 2.53, 1.0), // Spit
+    (2.0, 1.76 + 1.76, 1.0), // Draw
+    (1.0, 2.14, 0.0),        // Slap
+];
+
+/// Extra time of a motor fumble (MTM "position" element, about 200 ms).
+const FUMBLE_MS: f64 = 200.0;
+
+/// A complete reaction-time model of one bot.
+#[derive(Clone, Copy, Debug)]
+pub struct ReactionModel {
+    /// Time of one look at the table.
+    pub look: Dist,
+    /// Visual search cost per candidate card (ms).
+    pub scan_per_item: f64,
+    /// Hick–Hyman slope (ms per bit of log2(options + 1)).
+    pub hick_b: f64,
+    /// Fitts intercept per movement (ms).
+    pub fitts_a: f64,
+    /// Fitts slope (ms per bit).
+    pub fitts_b: f64,
+    /// Grasp plus release (ms).
+    pub grasp_release: f64,
+    /// Coefficient of variation of motor times (lognormal); 0 = constant.
+    pub motor_cv: f64,
+    /// Share of the shorter of cognition and movement hidden by pipelining (0..1).
+    pub overlap: f64,
+    /// Simple reaction time to a predictable cue (slap, stall recognition).
+    pub simple: Dist,
+    /// Probability that a look misses the move it should have seen (one more look).
+    pub p_miss: f64,
+    /// Probability that a movement fumbles (adds a positioning motion).
+    pub p_fumble: f64,
+}
+
+impl ReactionModel {
+    /// Mean motor time of a motion (ms).
+    pub fn motor_mean(&self, m: Motion) -> f64 {
+        let (moves, bits, grasp) = MOTION_GEOMETRY[m as usize];
+        moves * self.fitts_a + self.fitts_b * bits + grasp * self.grasp_release
+    }
+
+    /// Draws a motor time (lognormal with the model's cv around the mean).
+    pub fn motor_time<R: Rng + ?Sized>(&self, m: Motion, rng: &mut R) -> f64 {
+        let mean = self.motor_mean(m);
+        let mut t = if self.motor_cv == 0.0 {
+            mean
+        } else {
+            let s2 = (1.0 + self.motor_cv * self.motor_cv).ln();
+            let z: f64 = StandardNormal.sample(rng);
+            (mean.ln() - s2 / 2.0 + s2.sqrt() * z).exp()
+        };
+        if self.p_fumble > 0.0 && rng.random::<f64>() < self.p_fumble {
+            t += FUMBLE_MS;
+        }
+        t
+    }
+
+    /// Perception and decision time: one look (plus another on a miss), a visual scan of
+    /// `candidates` items (self-terminating when `found`), and Hick–Hyman over `options`.
+    pub fn cognition_time<R: Rng + ?Sized>(&self, candidates: u32, options: u32, found: bool, rng: &mut R) -> f64 {
+        let mut look = self.look.sample(rng);
+        if self.p_miss > 0.0 && rng.random::<f64>() < self.p_miss {
+            look += self.look.sample(rng);
+        }
+        let scanned = if found && candidates > 1 { rng.random_range(1..=candidates) } else { candidates };
+        look + self.scan_per_item * scanned as f64 + self.hick_b * ((options + 1) as f64).log2()
+    }
+
+    /// Time from decision to commit of an action (ms): cognition plus movement, less the
+    /// pipelined overlap (reaction-time.md section 5.1).
+    pub fn action_time<R: Rng + ?Sized>(&self, m: Motion, candidates: u32, options: u32, rng: &mut R) -> f64 {
+        let cog = self.cognition_time(candidates, options, true, rng);
+        let motor = self.motor_time(m, rng);
+        cog + motor - self.overlap * cog.min(motor)
+    }
+
+    /// Time to slap a pile after a predictable cue (ms).
+    pub fn slap_time<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        self.simple.sample(rng) + self.motor_time(Motion::Slap, rng)
+    }
+
+    /// Time to recognise a predictable event such as a stall (ms).
+    pub fn recognition_time<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        self.simple.sample(rng)
+    }
+}
+
+/// Milliseconds to whole microseconds (never below 1 µs, so time always advances).
+pub fn ms_to_us(ms: f64) -> u64 {
+    ((ms * 1000.0).round() as u64).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_from;
+
+    fn mean_of(n: usize, mut f: impl FnMut() -> f64) -> f64 {
+        (0..n).map(|_| f()).sum::<f64>() / n as f64
+    }
+
+    #[test]
+    fn machine_preset_is_the_constant_reference() {
+        let m = Preset::Machine.model();
+        let mut rng = rng_from(1);
+        // 50 ms look + 200 ms motor − full overlap of the 50 ms = 200 ms (reaction-time.md 5.2).
+        assert_eq!(m.action_time(Motion::Play, 5, 1, &mut rng), 200.0);
+        assert_eq!(m.slap_time(&mut rng), 200.0);
+    }
+
+    #[test]
+    fn presets_are_ordered_by_speed_and_match_the_reference_table() {
+        // Reference (reaction-time.md 5.2, k = 5 candidates, n = 1 option): serial means
+        // novice 2203, casual 1643, skilled 1254, expert 979 ms; with overlap skilled ≈1031, expert ≈727.
+        let expected = [(Preset::Novice, 2203.0), (Preset::Casual, 1643.0), (Preset::Skilled, 1031.0), (Preset::Expert, 727.0)];
+        let mut rng = rng_from(2);
+        let mut last = f64::INFINITY;
+        for (p, want) in expected {
+            let m = p.model();
+            let got = mean_of(40_000, || m.action_time(Motion::Play, 5, 1, &mut rng));
+            assert!((got - want).abs() / want < 0.08, "{p:?}: mean {got:.0} ms, reference {want} ms");
+            assert!(got < last, "{p:?} should be faster than the previous preset");
+            last = got;
+        }
+    }
+
+    #[test]
+    fn hick_hyman_time_grows_with_options() {
+        let m = Preset::Casual.model();
+        let mut rng = rng_from(3);
+        let one = mean_of(20_000, || m.cognition_time(3, 1, true, &mut rng));
+        let seven = mean_of(20_000, || m.cognition_time(3, 7, true, &mut rng));
+        // 150 ms/bit × (log2 8 − log2 2) = 300 ms more.
+        assert!((seven - one - 300.0).abs() < 25.0, "difference {}", seven - one);
+    }
+
+    #[test]
+    fn slap_means_follow_the_presets() {
+        // Slap SRT means 410/300/235/205 ms plus a 2.14-bit movement.
+        let mut rng = rng_from(4);
+        for (p, srt) in [(Preset::Novice, 410.0), (Preset::Expert, 205.0)] {
+            let m = p.model();
+            let want = srt + m.motor_mean(Motion::Slap) + m.p_fumble * FUMBLE_MS;
+            let got = mean_of(40_000, || m.slap_time(&mut rng));
+            assert!((got - want).abs() / want < 0.05, "{p:?} {got} vs {want}");
+        }
+    }
+}
