@@ -12,4 +12,5 @@ pub mod runner;
 pub mod settings;
 pub mod stats;
 pub mod output;
+pub mod realtime;
 pub mod trace;

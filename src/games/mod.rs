@@ -27,7 +27,7 @@ pub trait GameEntry: Sync {
     /// Variant flags, with defaults (including the shared `sim.*` flags).
     fn flags(&self) -> &'static [FlagDef];
     /// Strategies, in registry order.
-    fn strategies(&self) -> &'static [StrategyInfo];
+    fn strategies(&self) -> Vec<StrategyInfo>;
     /// Bot specs used when the command line gives no --bot.
     fn default_bots(&self) -> &'static [&'static str];
     /// Per-match metrics reported in the CSV.
@@ -45,9 +45,11 @@ pub trait TracedGame: MatchGame {
     fn as_match_game(&self) -> &dyn MatchGame;
 }
 
+pub mod spit;
+
 /// Every game, in the order `cardsim list` shows them.
 pub fn registry() -> Vec<&'static dyn GameEntry> {
-    vec![]
+    vec![&spit::SPIT]
 }
 
 /// Finds a game by name, or says which names exist.

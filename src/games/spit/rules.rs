@@ -1,0 +1,242 @@
+//! Spit's actions and their legality (spit.md sections 3-5), as the real-time engine
+//! needs them.
+
+use super::config::{PlayTarget, SpitConfig, SpitTarget};
+use super::state::SpitState;
+use super::strategies::SpitBot;
+use super::view::SpitView;
+use crate::cards::{ranks_adjacent_circular, Card};
+use crate::reaction::{Motion, ReactionModel};
+use crate::realtime::{ActionList, Landing, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::rng::SimRng;
+use rand::RngExt;
+
+/// One action of one player. Slots and piles are 0-based indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpitAction {
+    /// PLAY(slot → pile) (SPIT-PLAY-1).
+    Play { slot: u8, pile: u8 },
+    /// FLIP(slot) (SPIT-PLAY-2).
+    Flip { slot: u8 },
+    /// FILL(from → to) (SPIT-PLAY-3).
+    Fill { from: u8, to: u8 },
+}
+
+/// True if card `c` may be played on `top` (SPIT-PLAY-1, SPIT-DECK-3, SPIT-VAR-3).
+pub fn playable_on(cfg: &SpitConfig, c: Card, top: Card) -> bool {
+    ranks_adjacent_circular(c.rank(), top.rank()) && (!cfg.alternate_colors || c.is_red() != top.is_red())
+}
+
+/// True if player `p` may play onto pile `j` at all (SPIT-AMB-2; one pile is shared in
+/// single-pile mode).
+pub fn may_target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> bool {
+    s.active[j] && (cfg.play_target == PlayTarget::Any || s.single_pile() || j == p)
+}
+
+/// Writes the legal actions of player `p` (whose hand is idle) into `out`: plays, then
+/// flips, then fills, each in slot order.
+pub fn legal_actions(cfg: &SpitConfig, s: &SpitState, p: usize, out: &mut ActionList<SpitAction>) {
+    let me = &s.players[p];
+    let slots = cfg.slots as usize;
+    for (i, slot) in me.slots.iter().enumerate().take(slots) {
+        if let Some(c) = slot.up {
+            for j in 0..2 {
+                if may_target(cfg, s, p, j) && s.piles[j].top.is_some_and(|top| playable_on(cfg, c, top)) {
+                    out.push(SpitAction::Play { slot: i as u8, pile: j as u8 });
+                }
+            }
+        }
+    }
+    for (i, slot) in me.slots.iter().enumerate().take(slots) {
+        if slot.up.is_none() && slot.down > 0 {
+            out.push(SpitAction::Flip { slot: i as u8 });
+        }
+    }
+    for (i, slot) in me.slots.iter().enumerate().take(slots) {
+        if slot.up.is_some() {
+            for (k, target) in me.slots.iter().enumerate().take(slots) {
+                if k != i && target.is_empty() {
+                    out.push(SpitAction::Fill { from: i as u8, to: k as u8 });
+                }
+            }
+        }
+    }
+}
+
+/// True for progress actions (SPIT-STALL-1 (b)): every PLAY and FLIP, and a FILL that
+/// exposes a face-down card. Moving a pile's only card is not progress.
+pub fn is_progress(s: &SpitState, p: usize, a: SpitAction) -> bool {
+    match a {
+        SpitAction::Play { .. } | SpitAction::Flip { .. } => true,
+        SpitAction::Fill { from, .. } => s.players[p].slots[from as usize].down > 0,
+    }
+}
+
+/// The rules of one Spit match with its two bots in seat order.
+pub struct SpitRules<'a> {
+    /// Rules in force.
+    pub cfg: SpitConfig,
+    /// Bot in each seat.
+    pub bots: [&'a SpitBot; 2],
+}
+
+impl SpitRules<'_> {
+    /// Pile that player `p` spits onto at a stall (SPIT-STALL-3, SPIT-STALL-4).
+    fn stall_target(&self, s: &mut SpitState, p: usize, solo: bool, rng: &mut SimRng) -> usize {
+        if s.single_pile() {
+            return if s.active[0] { 0 } else { 1 };
+        }
+        match self.cfg.stall_spit_target {
+            SpitTarget::Own => p,
+            SpitTarget::Any => {
+                if let (true, Some(locked)) = (solo, s.solo_spit_pile) {
+                    return locked as usize;
+                }
+                let j = self.bots[p].strategy.spit_target(&SpitView::new(s, p, &self.cfg), rng) & 1;
+                if solo {
+                    s.solo_spit_pile = Some(j as u8);
+                }
+                j
+            }
+        }
+    }
+}
+
+impl RealtimeRules for SpitRules<'_> {
+    type State = SpitState;
+    type Action = SpitAction;
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn reaction(&self, p: usize) -> &ReactionModel {
+        &self.bots[p].reaction
+    }
+
+    fn legal(&self, s: &SpitState, p: usize, out: &mut ActionList<SpitAction>) {
+        legal_actions(&self.cfg, s, p, out);
+    }
+
+    fn is_progress(&self, s: &SpitState, p: usize, a: SpitAction) -> bool {
+        is_progress(s, p, a)
+    }
+
+    fn has_progress(&self, s: &SpitState, p: usize) -> bool {
+        let me = &s.players[p];
+        let slots = &me.slots[..self.cfg.slots as usize];
+        let has_empty = slots.iter().any(|x| x.is_empty());
+        slots.iter().any(|x| match x.up {
+            None => x.down > 0,
+            Some(c) => {
+                (has_empty && x.down > 0)
+                    || (0..2).any(|j| may_target(&self.cfg, s, p, j) && s.piles[j].top.is_some_and(|t| playable_on(&self.cfg, c, t)))
+            }
+        })
+    }
+
+    fn motion(&self, a: SpitAction) -> Motion {
+        match a {
+            SpitAction::Play { .. } => Motion::Play,
+            SpitAction::Flip { .. } => Motion::Flip,
+            SpitAction::Fill { .. } => Motion::Fill,
+        }
+    }
+
+    fn candidates(&self, s: &SpitState, p: usize) -> u32 {
+        s.players[p].face_up().len().max(1)
+    }
+
+    fn choose(&self, s: &SpitState, p: usize, legal: &[SpitAction], rng: &mut SimRng) -> Option<SpitAction> {
+        self.bots[p].strategy.choose(&SpitView::new(s, p, &self.cfg), legal, rng)
+    }
+
+    fn lift(&self, s: &mut SpitState, p: usize, a: SpitAction) {
+        let me = &mut s.players[p];
+        match a {
+            SpitAction::Play { slot, .. } | SpitAction::Fill { from: slot, .. } => {
+                me.flying = me.slots[slot as usize].up.take();
+                debug_assert!(me.flying.is_some(), "lifted an empty top");
+            }
+            SpitAction::Flip { .. } => {}
+        }
+    }
+
+    fn land(&self, s: &mut SpitState, p: usize, a: SpitAction, rng: &mut SimRng) -> Landing {
+        match a {
+            SpitAction::Play { pile, .. } => {
+                let c = s.players[p].flying.expect("a play carries a card");
+                let j = pile as usize;
+                // SPIT-RT-5: re-check against the current top; first touch wins.
+                if !(s.active[j] && s.piles[j].top.is_some_and(|t| playable_on(&self.cfg, c, t))) {
+                    return Landing::Rejected;
+                }
+                s.players[p].flying = None;
+                s.piles[j].push(c);
+                // SPIT-END-1 (a): the last stockpile card ends the round.
+                if s.players[p].stock_count() == 0 { Landing::RoundOver } else { Landing::Placed }
+            }
+            SpitAction::Flip { slot } => {
+                let me = &mut s.players[p];
+                let x = &mut me.slots[slot as usize];
+                debug_assert!(x.up.is_none() && x.down > 0);
+                x.down -= 1;
+                x.up = Some(me.hidden.draw(rng));
+                Landing::Placed
+            }
+            SpitAction::Fill { to, .. } => {
+                let me = &mut s.players[p];
+                debug_assert!(me.slots[to as usize].is_empty(), "only the owner touches his slots (SPIT-RT-7)");
+                me.slots[to as usize].up = me.flying.take();
+                Landing::Placed
+            }
+        }
+    }
+
+    fn put_back(&self, s: &mut SpitState, p: usize, a: SpitAction) {
+        let me = &mut s.players[p];
+        if let SpitAction::Play { slot, .. } | SpitAction::Fill { from: slot, .. } = a {
+            debug_assert!(me.slots[slot as usize].up.is_none());
+            me.slots[slot as usize].up = me.flying.take();
+        }
+    }
+
+    fn still_legal(&self, s: &SpitState, p: usize, a: SpitAction) -> bool {
+        match a {
+            SpitAction::Play { pile, .. } => {
+                let c = s.players[p].flying.expect("a play carries a card");
+                s.piles[pile as usize].top.is_some_and(|t| playable_on(&self.cfg, c, t))
+            }
+            _ => true,
+        }
+    }
+
+    fn abort_allowed(&self) -> bool {
+        self.cfg.allow_abort
+    }
+
+    fn stall(&self, s: &SpitState) -> Stall {
+        // SPIT-STALL-2 when someone can spit; SPIT-STALL-6 / SPIT-SHORT-5 otherwise.
+        if s.players.iter().any(|p| p.spit > 0) { Stall::Synchronised } else { Stall::RoundOver }
+    }
+
+    fn synchronise(&self, s: &mut SpitState, rng: &mut SimRng) -> [bool; MAX_PLAYERS] {
+        let mut took_part = [false; MAX_PLAYERS];
+        let spitters = [s.players[0].spit > 0, s.players[1].spit > 0];
+        let solo = spitters[0] != spitters[1];
+        // Both flips commit at the same instant; the generator orders them (SPIT-STALL-3).
+        let first = if rng.random::<bool>() { 0 } else { 1 };
+        for p in [first, 1 - first] {
+            if !spitters[p] {
+                continue;
+            }
+            let j = self.stall_target(s, p, solo, rng);
+            let me = &mut s.players[p];
+            me.spit -= 1;
+            let c = me.hidden.draw(rng);
+            s.piles[j].push(c);
+            took_part[p] = true;
+        }
+        took_part
+    }
+}

@@ -1,0 +1,27 @@
+//! `greedy`: the first legal play in a fixed scan order (slots left to right, piles in
+//! order), else the first flip, else the first fill that exposes a card.
+
+use super::{Registered, SpitStrategy};
+use crate::games::spit::rules::SpitAction;
+use crate::games::spit::view::SpitView;
+use crate::games::StrategyInfo;
+use crate::rng::SimRng;
+
+/// First-legal-action play.
+pub struct Greedy;
+
+/// Registry entry.
+pub const REGISTERED: Registered = Registered {
+    info: StrategyInfo { name: "greedy", about: "first legal play in slot order, then flips, then exposing fills; slaps the smaller pile" },
+    make: || Box::new(Greedy),
+};
+
+impl SpitStrategy for Greedy {
+    fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
+        // Legal actions come as plays, flips, fills, each in slot order.
+        legal.iter().copied().find(|a| match *a {
+            SpitAction::Fill { from, .. } => view.face_down(true, from as usize) > 0,
+            _ => true,
+        })
+    }
+}

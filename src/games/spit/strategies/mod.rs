@@ -1,0 +1,67 @@
+//! Spit strategies behind one trait, and their registry. Adding a strategy is one new
+//! file in this folder plus one line in [`REGISTRY`].
+
+mod greedy;
+mod random;
+mod smart;
+
+use super::rules::SpitAction;
+use super::view::SpitView;
+use crate::games::StrategyInfo;
+use crate::reaction::ReactionModel;
+use crate::rng::SimRng;
+
+/// A Spit policy. It sees only a [`SpitView`].
+pub trait SpitStrategy: Send + Sync {
+    /// Picks one of `legal` (never empty) or `None` to stay idle. A policy must not stay
+    /// idle while it has a progress action (SPIT-RT-9).
+    fn choose(&self, view: &SpitView, legal: &[SpitAction], rng: &mut SimRng) -> Option<SpitAction>;
+
+    /// The spit pile to slap at round end (SPIT-SLAP-1). Default: the smaller pile,
+    /// the own pile on a tie.
+    fn slap_target(&self, view: &SpitView, _rng: &mut SimRng) -> usize {
+        smaller_pile(view)
+    }
+
+    /// The pile to spit onto under `spit.stall_spit_target=any`. Default: the smaller pile.
+    fn spit_target(&self, view: &SpitView, _rng: &mut SimRng) -> usize {
+        smaller_pile(view)
+    }
+
+    /// The pile to give away under `spit.round_end_allocation=first_out_chooses`
+    /// (SPIT-SLAP-3). Default: the larger pile.
+    fn give_away(&self, view: &SpitView, _rng: &mut SimRng) -> usize {
+        1 - smaller_pile(view)
+    }
+}
+
+/// The smaller of the two spit piles; the viewer's own pile on a tie.
+pub fn smaller_pile(view: &SpitView) -> usize {
+    let me = view.me();
+    let other = 1 - me;
+    if view.pile_len(other) < view.pile_len(me) { other } else { me }
+}
+
+/// A registered strategy: its listing and its constructor.
+pub struct Registered {
+    /// Name and description.
+    pub info: StrategyInfo,
+    /// Builds a fresh instance.
+    pub make: fn() -> Box<dyn SpitStrategy>,
+}
+
+/// Every Spit strategy.
+pub static REGISTRY: [Registered; 3] = [random::REGISTERED, greedy::REGISTERED, smart::REGISTERED];
+
+/// A bot: a strategy plus a reaction model.
+pub struct SpitBot {
+    /// The policy.
+    pub strategy: Box<dyn SpitStrategy>,
+    /// Its reaction times.
+    pub reaction: ReactionModel,
+}
+
+/// Builds the strategy called `name`.
+pub fn make(name: &str) -> Option<Box<dyn SpitStrategy>> {
+    REGISTRY.iter().find(|r| r.info.name == name).map(|r| (r.make)())
+}

@@ -1,0 +1,58 @@
+//! `smart`: scores every action. Plays come first (they are races), preferring plays
+//! that uncover a face-down card, keep a chain going for its own next card, and give the
+//! opponent nothing to follow with; then flips; then fills that expose a card. It never
+//! makes aimless moves, and slaps the smaller pile.
+
+use super::{Registered, SpitStrategy};
+use crate::cards::Card;
+use crate::games::spit::rules::SpitAction;
+use crate::games::spit::view::SpitView;
+use crate::games::StrategyInfo;
+use crate::rng::SimRng;
+
+/// Heuristic play.
+pub struct Smart;
+
+/// Registry entry.
+pub const REGISTERED: Registered = Registered {
+    info: StrategyInfo { name: "smart", about: "plays that uncover cards and keep its own chains going, denies the opponent; slaps the smaller pile" },
+    make: || Box::new(Smart),
+};
+
+impl Smart {
+    fn score(view: &SpitView, a: SpitAction) -> i32 {
+        match a {
+            SpitAction::Play { slot, pile } => {
+                let slot = slot as usize;
+                let c = view.top(true, slot).expect("a play has a face-up card");
+                let mut score = 1000;
+                if view.face_down(true, slot) > 0 {
+                    score += 200; // uncovers a card
+                } else if view.stock_count(true) > 1 {
+                    score += 50; // empties a slot that can take another pile's top
+                }
+                let follows = |t: &Option<Card>| t.is_some_and(|x| view.fits(x, c));
+                let my_next = view.tops(true).iter().enumerate().filter(|&(i, t)| i != slot && follows(t)).count() as i32;
+                let their_next = view.tops(false).iter().filter(|t| follows(t)).count() as i32;
+                score += 60 * my_next - 40 * their_next;
+                // Keep the other pile alive too: prefer covering a pile that only we could use.
+                let other = 1 - pile as usize;
+                if view.pile_top(other).is_some_and(|t| view.tops(false).iter().any(|o| o.is_some_and(|o| view.fits(o, t)))) {
+                    score += 5;
+                }
+                score
+            }
+            SpitAction::Flip { .. } => 500,
+            SpitAction::Fill { from, .. } => {
+                if view.face_down(true, from as usize) > 0 { 400 + view.face_down(true, from as usize) as i32 } else { i32::MIN }
+            }
+        }
+    }
+}
+
+impl SpitStrategy for Smart {
+    fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
+        let best = legal.iter().copied().max_by_key(|&a| Self::score(view, a))?;
+        (Self::score(view, best) > i32::MIN).then_some(best)
+    }
+}

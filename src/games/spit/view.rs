@@ -1,0 +1,84 @@
+//! What one Spit player can see: his own and the opponent's face-up tops and pile sizes,
+//! the spit piles, and the number of spit cards each side holds. Face-down cards are
+//! not reachable through a view, so a strategy cannot cheat.
+
+use super::config::SpitConfig;
+use super::rules::{may_target, playable_on};
+use super::state::{SpitState, MAX_SLOTS};
+use crate::cards::Card;
+
+/// One player's view of a Spit state.
+#[derive(Clone, Copy)]
+pub struct SpitView<'a> {
+    state: &'a SpitState,
+    me: usize,
+    cfg: &'a SpitConfig,
+}
+
+impl<'a> SpitView<'a> {
+    /// The view of player `me`.
+    pub fn new(state: &'a SpitState, me: usize, cfg: &'a SpitConfig) -> Self {
+        SpitView { state, me, cfg }
+    }
+    /// The viewing player's seat.
+    pub fn me(&self) -> usize {
+        self.me
+    }
+    /// Rules in force.
+    pub fn rules(&self) -> &SpitConfig {
+        self.cfg
+    }
+    /// Number of stockpile slots in use.
+    pub fn slots(&self) -> usize {
+        self.cfg.slots as usize
+    }
+    /// Face-up top of one of the viewer's slots (or the opponent's with `mine = false`).
+    pub fn top(&self, mine: bool, slot: usize) -> Option<Card> {
+        self.player(mine).slots[slot].up
+    }
+    /// Face-down cards under (or in place of) the top of a slot.
+    pub fn face_down(&self, mine: bool, slot: usize) -> u8 {
+        self.player(mine).slots[slot].down
+    }
+    /// Stockpile cards a player has left.
+    pub fn stock_count(&self, mine: bool) -> u32 {
+        self.player(mine).stock_count()
+    }
+    /// Spit cards a player has left.
+    pub fn spit_count(&self, mine: bool) -> u32 {
+        self.player(mine).spit as u32
+    }
+    /// Face-up tops of a player's slots.
+    pub fn tops(&self, mine: bool) -> [Option<Card>; MAX_SLOTS] {
+        let mut t = [None; MAX_SLOTS];
+        for (x, slot) in t.iter_mut().zip(&self.player(mine).slots[..self.slots()]) {
+            *x = slot.up;
+        }
+        t
+    }
+    /// Top card of spit pile `j` (`None` if the pile is not in play).
+    pub fn pile_top(&self, j: usize) -> Option<Card> {
+        if self.state.active[j] { self.state.piles[j].top } else { None }
+    }
+    /// Cards in spit pile `j`.
+    pub fn pile_len(&self, j: usize) -> u32 {
+        self.state.piles[j].len()
+    }
+    /// True if pile `j` is in play.
+    pub fn pile_active(&self, j: usize) -> bool {
+        self.state.active[j]
+    }
+    /// True if a card could be played on pile `j` by the given player right now.
+    pub fn can_play(&self, mine: bool, c: Card, j: usize) -> bool {
+        let p = if mine { self.me } else { 1 - self.me };
+        may_target(self.cfg, self.state, p, j) && self.state.piles[j].top.is_some_and(|t| playable_on(self.cfg, c, t))
+    }
+    /// True if card `c` may be played on card `top` under the rules in force.
+    pub fn fits(&self, c: Card, top: Card) -> bool {
+        playable_on(self.cfg, c, top)
+    }
+
+    fn player(&self, mine: bool) -> &super::state::PlayerCards {
+        &self.state.players[if mine { self.me } else { 1 - self.me }]
+    }
+}

@@ -1,0 +1,364 @@
+//! The event loop of one round of a real-time game.
+
+use crate::reaction::{ms_to_us, Motion, ReactionModel};
+use crate::rng::SimRng;
+use arrayvec::ArrayVec;
+use rand::RngExt;
+
+/// Simulated time in microseconds.
+pub type Micros = u64;
+/// Most players a real-time game seats.
+pub const MAX_PLAYERS: usize = 4;
+/// Most legal actions one player can have at once.
+pub const MAX_ACTIONS: usize = 64;
+/// A player's legal actions, on the stack.
+pub type ActionList<A> = ArrayVec<A, MAX_ACTIONS>;
+
+/// What happened when an action landed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// The action took effect.
+    Placed,
+    /// The action took effect and ended the round (e.g. a player's last card was played).
+    RoundOver,
+    /// The action was no longer legal; its card goes back (SPIT-RT-5).
+    Rejected,
+}
+
+/// How the game resolves a stall (no progress possible for anyone, every hand idle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stall {
+    /// A synchronised event (Spit's spit, Speed's side-pile flip): every player
+    /// recognises the stall, then the game's [`RealtimeRules::synchronise`] runs at the
+    /// latest recognition time.
+    Synchronised,
+    /// The round ends without a first-out player.
+    RoundOver,
+}
+
+/// One player's hand (SPIT-RT-2: idle, or performing exactly one action).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hand<A> {
+    /// Free to decide.
+    Idle,
+    /// Carrying an action that lands at `at`.
+    Acting { at: Micros, action: A },
+    /// Taking a rejected card back; the card is back at `at`.
+    Returning { at: Micros, action: A },
+    /// Busy with a synchronised event until `until`.
+    Resting { until: Micros },
+}
+
+impl<A: Copy> Hand<A> {
+    /// Time of the hand's next event, if it is busy.
+    fn next_time(&self) -> Option<Micros> {
+        match *self {
+            Hand::Idle => None,
+            Hand::Acting { at, .. } | Hand::Returning { at, .. } => Some(at),
+            Hand::Resting { until } => Some(until),
+        }
+    }
+}
+
+/// What the engine reports to an observer (traces, invariant checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineEvent<A> {
+    /// Player started an action that will land at `lands`; `options` legal actions were seen.
+    Start { player: usize, action: A, lands: Micros, options: usize },
+    /// The action landed and took effect.
+    Landed { player: usize, action: A },
+    /// The action landed but was illegal on the current state; its card goes back.
+    Rejected { player: usize, action: A },
+    /// A rejected card is back at its source.
+    Returned { player: usize, action: A },
+    /// The player saw his target change and called the action off; the card is back
+    /// at `back` (SPIT-RT-6 with `allow_abort`).
+    Aborted { player: usize, action: A, back: Micros },
+    /// An action in flight was called off (round end, SPIT-RT-10, or a stall).
+    Cancelled { player: usize, action: A },
+    /// A stall was detected.
+    Stalled,
+    /// The synchronised stall event took effect.
+    Synchronised,
+    /// A policy sat idle although it had a progress action (breaks SPIT-RT-9).
+    LivenessViolation { player: usize },
+}
+
+/// Receives engine events together with the state after each one.
+pub trait EngineObserver<S, A> {
+    /// Called after every event.
+    fn on_event(&mut self, time: Micros, event: EngineEvent<A>, state: &S);
+}
+
+impl<S, A> EngineObserver<S, A> for () {
+    #[inline(always)]
+    fn on_event(&mut self, _: Micros, _: EngineEvent<A>, _: &S) {}
+}
+
+/// The rules and bots of one real-time game, as the engine needs them.
+pub trait RealtimeRules {
+    /// The full game state (`Copy`, no heap).
+    type State: Copy;
+    /// One action of one player.
+    type Action: Copy + PartialEq + std::fmt::Debug;
+
+    /// Number of players.
+    fn players(&self) -> usize;
+    /// The reaction model of player `p`.
+    fn reaction(&self, p: usize) -> &ReactionModel;
+    /// Legal actions of player `p` now.
+    fn legal(&self, s: &Self::State, p: usize, out: &mut ActionList<Self::Action>);
+    /// True if the action counts as progress for stall detection.
+    fn is_progress(&self, s: &Self::State, p: usize, a: Self::Action) -> bool;
+    /// True if player `p` has any progress action now.
+    fn has_progress(&self, s: &Self::State, p: usize) -> bool;
+    /// The movement an action makes (for its motor time).
+    fn motion(&self, a: Self::Action) -> Motion;
+    /// Number of candidate cards player `p` scans when looking for a move.
+    fn candidates(&self, s: &Self::State, p: usize) -> u32;
+    /// Player `p`'s policy: one of `legal` (non-empty), or `None` to stay idle.
+    fn choose(&self, s: &Self::State, p: usize, legal: &[Self::Action], rng: &mut SimRng) -> Option<Self::Action>;
+    /// Takes the action's card into the hand (it is in flight until it lands).
+    fn lift(&self, s: &mut Self::State, p: usize, a: Self::Action);
+    /// Lands the action: applies it if still legal.
+    fn land(&self, s: &mut Self::State, p: usize, a: Self::Action, rng: &mut SimRng) -> Landing;
+    /// Puts a rejected or cancelled action's card back where it came from.
+    fn put_back(&self, s: &mut Self::State, p: usize, a: Self::Action);
+    /// True if an action in flight would still be legal if it landed now.
+    fn still_legal(&self, s: &Self::State, p: usize, a: Self::Action) -> bool;
+    /// True if players may call off an action whose target changed (SPIT-RT-6).
+    fn abort_allowed(&self) -> bool;
+    /// How a stall is resolved in this state.
+    fn stall(&self, s: &Self::State) -> Stall;
+    /// Applies the synchronised stall event; returns which players took part (their
+    /// hands are then busy for a [`Motion::Spit`] movement).
+    fn synchronise(&self, s: &mut Self::State, rng: &mut SimRng) -> [bool; MAX_PLAYERS];
+}
+
+/// How a round ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundEnd {
+    /// Time of the ending event.
+    pub time: Micros,
+    /// The player whose action ended the round, if one did.
+    pub first_out: Option<usize>,
+    /// The match's action budget ran out (or a policy broke liveness) before the round ended.
+    pub capped: bool,
+}
+
+/// Per-round counters the engine keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoundCounts {
+    /// Actions that landed and took effect.
+    pub landed: u64,
+    /// Actions rejected at landing.
+    pub rejected: u64,
+    /// Synchronised stall events.
+    pub synchronised: u64,
+}
+
+/// Picks the player whose hand event comes first; exact ties go to the generator.
+fn next_event<A: Copy>(hands: &[Hand<A>], rng: &mut SimRng) -> Option<(usize, Micros)> {
+    let t = hands.iter().filter_map(|h| h.next_time()).min()?;
+    let tied = hands.iter().filter(|h| h.next_time() == Some(t)).count();
+    let pick = if tied == 1 { 0 } else { rng.random_range(0..tied) };
+    hands.iter().enumerate().filter(|(_, h)| h.next_time() == Some(t)).nth(pick).map(|(p, _)| (p, t))
+}
+
+/// Plays one round from `start`, when every player in `busy` is busy until
+/// `start + motor(Spit)` (the synchronised opening flip) and the others are idle.
+/// `budget` is the number of actions the match may still land; the round is capped when
+/// it runs out. Returns how the round ended and adds to `counts`.
+pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
+    rules: &R,
+    s: &mut R::State,
+    start: Micros,
+    busy: [bool; MAX_PLAYERS],
+    budget: &mut u64,
+    counts: &mut RoundCounts,
+    rng: &mut SimRng,
+    obs: &mut O,
+) -> RoundEnd {
+    let n = rules.players();
+    let mut hands = [Hand::Idle; MAX_PLAYERS];
+    rest_after_sync(rules, &mut hands[..n], busy, start, rng);
+    let mut now = start;
+    decide_idle(rules, s, &mut hands[..n], now, rng, obs);
+    loop {
+        if *budget == 0 {
+            cancel_all(rules, s, &mut hands[..n], now, obs);
+            return RoundEnd { time: now, first_out: None, capped: true };
+        }
+        let Some((p, t)) = next_event(&hands[..n], rng) else {
+            // Every hand is idle: a stall, or a policy broke liveness (SPIT-RT-9).
+            if let Some(p) = (0..n).find(|&p| rules.has_progress(s, p)) {
+                obs.on_event(now, EngineEvent::LivenessViolation { player: p }, s);
+                return RoundEnd { time: now, first_out: None, capped: true };
+            }
+            match handle_stall(rules, s, &mut hands[..n], now, counts, rng, obs) {
+                Err(end) => return end,
+                Ok(at) => {
+                    now = at;
+                    decide_idle(rules, s, &mut hands[..n], now, rng, obs);
+                    continue;
+                }
+            }
+        };
+        now = t;
+        match hands[p] {
+            Hand::Acting { action, .. } => match rules.land(s, p, action, rng) {
+                Landing::Rejected => {
+                    counts.rejected += 1;
+                    let back = t + ms_to_us(rules.reaction(p).motor_time(Motion::Return, rng));
+                    hands[p] = Hand::Returning { at: back, action };
+                    obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
+                }
+                landing => {
+                    counts.landed += 1;
+                    *budget -= 1;
+                    hands[p] = Hand::Idle;
+                    obs.on_event(t, EngineEvent::Landed { player: p, action }, s);
+                    if landing == Landing::RoundOver {
+                        cancel_all(rules, s, &mut hands[..n], t, obs);
+                        return RoundEnd { time: t, first_out: Some(p), capped: false };
+                    }
+                    if rules.abort_allowed() {
+                        abort_outdated(rules, s, &mut hands[..n], t, rng, obs);
+                    }
+                }
+            },
+            Hand::Returning { action, .. } => {
+                rules.put_back(s, p, action);
+                hands[p] = Hand::Idle;
+                obs.on_event(t, EngineEvent::Returned { player: p, action }, s);
+            }
+            Hand::Resting { .. } => hands[p] = Hand::Idle,
+            Hand::Idle => unreachable!("idle hands have no events"),
+        }
+        decide_idle(rules, s, &mut hands[..n], now, rng, obs);
+        if stall_possible(rules, s, &hands[..n]) {
+            // Aimless moves still in flight do not hold off a stall: call them off.
+            cancel_all(rules, s, &mut hands[..n], now, obs);
+        }
+    }
+}
+
+/// True when no progress is pending or possible: no progress action in flight, no card
+/// returning, no hand resting, and no player with a progress action (SPIT-STALL-1).
+fn stall_possible<R: RealtimeRules>(rules: &R, s: &R::State, hands: &[Hand<R::Action>]) -> bool {
+    let pending = hands.iter().enumerate().any(|(p, h)| match *h {
+        Hand::Idle => false,
+        Hand::Acting { action, .. } => rules.is_progress(s, p, action),
+        Hand::Returning { .. } | Hand::Resting { .. } => true,
+    });
+    !pending && hands.iter().any(|h| *h != Hand::Idle) && (0..hands.len()).all(|p| !rules.has_progress(s, p))
+}
+
+/// Lets every idle player decide at time `now`.
+fn decide_idle<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
+    rules: &R,
+    s: &mut R::State,
+    hands: &mut [Hand<R::Action>],
+    now: Micros,
+    rng: &mut SimRng,
+    obs: &mut O,
+) {
+    let mut legal = ActionList::new();
+    for p in 0..hands.len() {
+        if hands[p] != Hand::Idle {
+            continue;
+        }
+        legal.clear();
+        rules.legal(s, p, &mut legal);
+        if legal.is_empty() {
+            continue;
+        }
+        let Some(action) = rules.choose(s, p, &legal, rng) else { continue };
+        debug_assert!(legal.contains(&action), "policy chose an illegal action {action:?}");
+        let model = rules.reaction(p);
+        let took = model.action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, rng);
+        let lands = now + ms_to_us(took);
+        rules.lift(s, p, action);
+        hands[p] = Hand::Acting { at: lands, action };
+        obs.on_event(now, EngineEvent::Start { player: p, action, lands, options: legal.len() }, s);
+    }
+}
+
+/// Lets players whose action in flight became illegal call it off: they notice after a
+/// simple reaction time and take the card back, if that is sooner than the landing.
+fn abort_outdated<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
+    rules: &R,
+    s: &mut R::State,
+    hands: &mut [Hand<R::Action>],
+    now: Micros,
+    rng: &mut SimRng,
+    obs: &mut O,
+) {
+    for p in 0..hands.len() {
+        if let Hand::Acting { at, action } = hands[p] {
+            if rules.still_legal(s, p, action) {
+                continue;
+            }
+            let model = rules.reaction(p);
+            let back = now + ms_to_us(model.recognition_time(rng) + model.motor_time(Motion::Return, rng));
+            if back < at {
+                hands[p] = Hand::Returning { at: back, action };
+                obs.on_event(now, EngineEvent::Aborted { player: p, action, back }, s);
+            }
+        }
+    }
+}
+
+/// Calls off every action in flight and every returning card (SPIT-RT-10).
+fn cancel_all<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
+    rules: &R,
+    s: &mut R::State,
+    hands: &mut [Hand<R::Action>],
+    now: Micros,
+    obs: &mut O,
+) {
+    for p in 0..hands.len() {
+        if let Hand::Acting { action, .. } | Hand::Returning { action, .. } = hands[p] {
+            rules.put_back(s, p, action);
+            obs.on_event(now, EngineEvent::Cancelled { player: p, action }, s);
+        }
+        hands[p] = Hand::Idle;
+    }
+}
+
+/// Marks the players in `busy` as resting until `at` plus their spit movement.
+fn rest_after_sync<R: RealtimeRules>(rules: &R, hands: &mut [Hand<R::Action>], busy: [bool; MAX_PLAYERS], at: Micros, rng: &mut SimRng) {
+    for (p, h) in hands.iter_mut().enumerate() {
+        if busy[p] {
+            *h = Hand::Resting { until: at + ms_to_us(rules.reaction(p).motor_time(Motion::Spit, rng)) };
+        }
+    }
+}
+
+/// Resolves a stall at `now` (SPIT-STALL-2): a synchronised event at the latest
+/// recognition time (returned as `Ok`), or the end of the round (`Err`).
+fn handle_stall<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
+    rules: &R,
+    s: &mut R::State,
+    hands: &mut [Hand<R::Action>],
+    now: Micros,
+    counts: &mut RoundCounts,
+    rng: &mut SimRng,
+    obs: &mut O,
+) -> Result<Micros, RoundEnd> {
+    obs.on_event(now, EngineEvent::Stalled, s);
+    match rules.stall(s) {
+        Stall::RoundOver => Err(RoundEnd { time: now, first_out: None, capped: false }),
+        Stall::Synchronised => {
+            let at = (0..hands.len())
+                .map(|p| now + ms_to_us(rules.reaction(p).recognition_time(rng)))
+                .max()
+                .unwrap_or(now);
+            let took_part = rules.synchronise(s, rng);
+            counts.synchronised += 1;
+            obs.on_event(at, EngineEvent::Synchronised, s);
+            rest_after_sync(rules, hands, took_part, at, rng);
+            Ok(at)
+        }
+    }
+}
