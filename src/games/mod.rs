@@ -14,6 +14,15 @@ pub struct StrategyInfo {
     pub about: &'static str,
 }
 
+/// A registered strategy of a game whose strategies implement trait `S`: its listing
+/// and its constructor. A game's registry is an array of these, one line per strategy.
+pub struct Registered<S: ?Sized> {
+    /// Name and description.
+    pub info: StrategyInfo,
+    /// Builds a fresh instance.
+    pub make: fn() -> Box<S>,
+}
+
 /// A game as the command line sees it: its options, and a way to build a runnable match.
 pub trait GameEntry: Sync {
     /// Name on the command line, e.g. `spit`.

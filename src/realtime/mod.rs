@@ -11,3 +11,29 @@
 pub mod engine;
 
 pub use engine::{play_round, EngineEvent, EngineObserver, Hand, Landing, RealtimeRules, RoundCounts, RoundEnd, Stall, Micros, ActionList, MAX_PLAYERS, MAX_ACTIONS};
+
+use crate::bot::BotSpec;
+use crate::games::Registered;
+use crate::reaction::{Preset, ReactionModel};
+
+/// Reaction preset of a bot given without `@PRESET`.
+pub const DEFAULT_PRESET: Preset = Preset::Casual;
+
+/// A real-time bot: a game's strategy plus a reaction model.
+pub struct Bot<S: ?Sized> {
+    /// The policy.
+    pub strategy: Box<S>,
+    /// Its reaction times.
+    pub reaction: ReactionModel,
+}
+
+/// Builds the bots of `specs` from a game's strategy registry (names already checked).
+pub fn build_bots<S: ?Sized>(specs: &[BotSpec], registry: &[Registered<S>]) -> Result<Vec<Bot<S>>, String> {
+    specs
+        .iter()
+        .map(|b| {
+            let entry = registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?;
+            Ok(Bot { strategy: (entry.make)(), reaction: b.preset.unwrap_or(DEFAULT_PRESET).model() })
+        })
+        .collect()
+}

@@ -3,11 +3,11 @@
 use super::config::{SpitConfig, SPIT_FLAGS};
 use super::game::play_match;
 use super::rules::SpitRules;
-use super::strategies::{self, SpitBot, REGISTRY};
+use super::strategies::{SpitBot, REGISTRY};
 use super::trace::SpitTracer;
 use crate::bot::BotSpec;
 use crate::games::{GameEntry, StrategyInfo, TracedGame};
-use crate::reaction::Preset;
+use crate::realtime::build_bots;
 use crate::runner::{MatchGame, MatchRecord, MetricDef, MAX_METRICS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
@@ -27,9 +27,6 @@ pub static SPIT_METRICS: [MetricDef; 6] = [
     MetricDef { name: "spits", scale: 1, doc: "synchronised stall spits (SPIT-STALL-2)" },
     MetricDef { name: "deadlocks", scale: 1, doc: "single-pile deadlocks (SPIT-SHORT-5)" },
 ];
-
-/// Reaction preset of a bot given without `@PRESET`.
-pub const DEFAULT_PRESET: Preset = Preset::Casual;
 
 impl GameEntry for SpitEntry {
     fn name(&self) -> &'static str {
@@ -57,13 +54,7 @@ impl GameEntry for SpitEntry {
         &SPIT_METRICS
     }
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
-        let bots = bots
-            .iter()
-            .map(|b| {
-                let strategy = strategies::make(&b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?;
-                Ok(SpitBot { strategy, reaction: b.preset.unwrap_or(DEFAULT_PRESET).model() })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let bots = build_bots(bots, &REGISTRY)?;
         Ok(Box::new(SpitGame { cfg: SpitConfig::from_settings(settings), bots }))
     }
 }

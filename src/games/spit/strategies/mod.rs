@@ -7,8 +7,6 @@ mod smart;
 
 use super::rules::SpitAction;
 use super::view::SpitView;
-use crate::games::StrategyInfo;
-use crate::reaction::ReactionModel;
 use crate::rng::SimRng;
 
 /// A Spit policy. It sees only a [`SpitView`].
@@ -42,26 +40,11 @@ pub fn smaller_pile(view: &SpitView) -> usize {
     if view.pile_len(other) < view.pile_len(me) { other } else { me }
 }
 
-/// A registered strategy: its listing and its constructor.
-pub struct Registered {
-    /// Name and description.
-    pub info: StrategyInfo,
-    /// Builds a fresh instance.
-    pub make: fn() -> Box<dyn SpitStrategy>,
-}
+/// A registered Spit strategy.
+pub type Registered = crate::games::Registered<dyn SpitStrategy>;
 
 /// Every Spit strategy.
 pub static REGISTRY: [Registered; 3] = [random::REGISTERED, greedy::REGISTERED, smart::REGISTERED];
 
-/// A bot: a strategy plus a reaction model.
-pub struct SpitBot {
-    /// The policy.
-    pub strategy: Box<dyn SpitStrategy>,
-    /// Its reaction times.
-    pub reaction: ReactionModel,
-}
-
-/// Builds the strategy called `name`.
-pub fn make(name: &str) -> Option<Box<dyn SpitStrategy>> {
-    REGISTRY.iter().find(|r| r.info.name == name).map(|r| (r.make)())
-}
+/// A Spit bot: a strategy plus a reaction model.
+pub type SpitBot = crate::realtime::Bot<dyn SpitStrategy>;
