@@ -243,15 +243,20 @@ pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
     }
 }
 
-/// True when no progress is pending or possible: no progress action in flight, no card
-/// returning, no hand resting, and no player with a progress action (SPIT-STALL-1).
+/// True when no progress is pending or possible (SPIT-STALL-1): no progress action in
+/// flight, no card returning, no hand resting, and no player with a progress action once
+/// the aimless actions still in flight are imagined undone (a card moved aimlessly may
+/// have been playable where it was).
 fn stall_possible<R: RealtimeRules>(rules: &R, s: &R::State, hands: &[Hand<R::Action>]) -> bool {
-    let pending = hands.iter().enumerate().any(|(p, h)| match *h {
-        Hand::Idle => false,
-        Hand::Acting { action, .. } => rules.is_progress(s, p, action),
-        Hand::Returning { .. } | Hand::Resting { .. } => true,
-    });
-    !pending && hands.iter().any(|h| *h != Hand::Idle) && (0..hands.len()).all(|p| !rules.has_progress(s, p))
+    let mut undone = *s;
+    for (p, h) in hands.iter().enumerate() {
+        match *h {
+            Hand::Idle => {}
+            Hand::Acting { action, .. } if !rules.is_progress(s, p, action) => rules.put_back(&mut undone, p, action),
+            Hand::Acting { .. } | Hand::Returning { .. } | Hand::Resting { .. } => return false,
+        }
+    }
+    hands.iter().any(|h| *h != Hand::Idle) && (0..hands.len()).all(|p| !rules.has_progress(&undone, p))
 }
 
 /// Lets every idle player decide at time `now`.

@@ -78,7 +78,7 @@ fn deal(rules: &SpitRules, holdings: [CardSet; 2], rng: &mut SimRng) -> SpitStat
 }
 
 /// The opening flip (SPIT-SETUP-4): each player with spit cards starts his own pile.
-fn opening_flip(s: &mut SpitState, rng: &mut SimRng) -> [bool; MAX_PLAYERS] {
+pub(crate) fn opening_flip(s: &mut SpitState, rng: &mut SimRng) -> [bool; MAX_PLAYERS] {
     let mut flipped = [false; MAX_PLAYERS];
     for p in 0..2 {
         if s.players[p].spit > 0 {
@@ -95,7 +95,7 @@ fn opening_flip(s: &mut SpitState, rng: &mut SimRng) -> [bool; MAX_PLAYERS] {
 
 /// Shares out the spit piles at the end of a two-pile round: returns which pile each
 /// player takes, and the time the allocation is settled.
-fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, first_out: Option<usize>, rng: &mut SimRng, obs: &mut O) -> ([usize; 2], Micros) {
+pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, first_out: Option<usize>, rng: &mut SimRng, obs: &mut O) -> ([usize; 2], Micros) {
     if let (Allocation::FirstOutChooses, Some(p)) = (rules.cfg.allocation, first_out) {
         // SPIT-SLAP-3: the first-out player gives one pile away and takes the other.
         let given = rules.bots[p].strategy.give_away(&SpitView::new(s, p, &rules.cfg), rng) & 1;
@@ -127,7 +127,7 @@ fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros
 
 /// New holdings after a round (SPIT-REDEAL-1, SPIT-SHORT-4, SPIT-SHORT-5), with the
 /// pile each player took, and the time play may resume.
-fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, reason: RoundEndReason, rng: &mut SimRng, obs: &mut O) -> ([CardSet; 2], [Option<usize>; 2], Micros) {
+pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, reason: RoundEndReason, rng: &mut SimRng, obs: &mut O) -> ([CardSet; 2], [Option<usize>; 2], Micros) {
     let own = [s.players[0].all_cards(), s.players[1].all_cards()];
     let mut took = [None; 2];
     let mut resume = end;

@@ -13,6 +13,8 @@ pub struct InvariantChecker {
     cfg: SpitConfig,
     /// Events checked so far.
     pub events: u64,
+    /// `checked[k]`: how many times SPIT-INV-k was asserted (index 0 unused).
+    pub checked: [u64; 9],
     prev_stock: [u32; 2],
     prev_spit: [u32; 2],
     prev_tops: [Option<Card>; 2],
@@ -28,6 +30,7 @@ impl InvariantChecker {
         InvariantChecker {
             cfg,
             events: 0,
+            checked: [0; 9],
             prev_stock: [0; 2],
             prev_spit: [0; 2],
             prev_tops: [None; 2],
@@ -41,6 +44,8 @@ impl InvariantChecker {
     /// Checks the invariants that hold in every state.
     pub fn check_state(&mut self, s: &SpitState) {
         self.events += 1;
+        self.checked[1] += 1;
+        self.checked[3] += 1;
         let (all, n) = s.census();
         assert!(all == CardSet::FULL && n == 52, "SPIT-INV-1: {n} cards counted, {} distinct, expected 52", all.len());
         let slots = self.cfg.slots as usize;
@@ -52,6 +57,7 @@ impl InvariantChecker {
     }
 
     fn check_round_counts(&mut self, s: &SpitState, allow_increase: bool) {
+        self.checked[4] += !allow_increase as u64;
         for p in 0..2 {
             let (stock, spit) = (s.players[p].stock_count(), s.players[p].spit as u32);
             if !allow_increase {
@@ -63,6 +69,7 @@ impl InvariantChecker {
         }
         let active = s.active.iter().filter(|&&a| a).count();
         if active > 0 {
+            self.checked[6] += 1;
             let expected = if self.spitters_at_deal[0] && self.spitters_at_deal[1] { 2 } else { 1 };
             assert_eq!(active, expected, "SPIT-INV-6: {active} spit piles in play, spit cards at deal {:?}", self.spitters_at_deal);
         }
@@ -72,8 +79,12 @@ impl InvariantChecker {
 impl EngineObserver<SpitState, SpitAction> for InvariantChecker {
     fn on_event(&mut self, _: Micros, ev: EngineEvent<SpitAction>, s: &SpitState) {
         self.check_state(s);
+        if let EngineEvent::LivenessViolation { player } = ev {
+            panic!("SPIT-RT-9: player {player} sat idle with a progress action");
+        }
         if let EngineEvent::Landed { action: SpitAction::Play { pile, .. }, .. } = ev {
             let j = pile as usize;
+            self.checked[5] += 1;
             let (below, top) = (self.prev_tops[j].expect("a pile in play has a top"), s.piles[j].top.expect("just played"));
             assert!(playable_on(&self.cfg, top, below), "SPIT-INV-5: {} committed onto {}", top.name(), below.name());
         }
@@ -87,6 +98,7 @@ impl SpitObserver for InvariantChecker {
         match ev {
             SpitEvent::Deal { holdings, .. } => {
                 self.check_state(s);
+                self.checked[2] += 1;
                 assert_eq!(holdings[0] + holdings[1], 52, "SPIT-INV-2: holdings {holdings:?} do not sum to 52");
                 let t = self.cfg.stock_capacity();
                 for p in 0..2 {
@@ -113,6 +125,7 @@ impl SpitObserver for InvariantChecker {
                 self.own_before_collect = [s.players[0].count(), s.players[1].count()];
             }
             SpitEvent::Collected { holdings, took } => {
+                self.checked[7] += 1;
                 assert_eq!(holdings[0] + holdings[1], 52, "SPIT-INV-7: holdings {holdings:?} do not sum to 52");
                 for p in 0..2 {
                     let pile = took[p].map_or(0, |j| s.piles[j].len());
@@ -124,6 +137,7 @@ impl SpitObserver for InvariantChecker {
                 self.last_holdings = holdings;
             }
             SpitEvent::MatchEnd { winner: Some(w), capped: false } if self.cfg.scoring == Scoring::Standard => {
+                self.checked[8] += 1;
                 assert_eq!(self.last_holdings[w], 0, "SPIT-INV-8: winner {w} still holds cards {:?}", self.last_holdings);
                 assert_eq!(self.last_holdings[1 - w], 52, "SPIT-INV-8: loser does not hold all 52 cards");
             }

@@ -12,3 +12,6 @@ mod trace;
 pub mod view;
 
 pub use entry::{SpitEntry, SpitGame, SPIT};
+
+#[cfg(test)]
+mod tests;

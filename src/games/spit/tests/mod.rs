@@ -1,0 +1,7 @@
+//! Rule tests for Spit: every rule ID of spit.md sections 1-9 and 11 and the worked
+//! examples SPIT-EX-1..7, on hand-built positions with scripted bots and constant
+//! reaction times.
+
+mod kit;
+mod rules;
+mod rounds;
