@@ -37,10 +37,24 @@ impl Card {
     }
 }
 
+/// `CIRCULAR_NEIGHBOURS[r]` has bit `q` set when rank values `r` and `q` are adjacent
+/// on the circular order.
+const CIRCULAR_NEIGHBOURS: [u16; 14] = {
+    let mut t = [0u16; 14];
+    let mut r = 1;
+    while r <= 13 {
+        let up = if r == 13 { 1 } else { r + 1 };
+        let down = if r == 1 { 13 } else { r - 1 };
+        t[r] = (1 << up) | (1 << down);
+        r += 1;
+    }
+    t
+};
+
 /// True if two rank values are neighbours on the circular order A-2-..-K-A (SPIT-DECK-3).
+#[inline]
 pub const fn ranks_adjacent_circular(a: u8, b: u8) -> bool {
-    let d = (a + 13 - b) % 13;
-    d == 1 || d == 12
+    CIRCULAR_NEIGHBOURS[a as usize] >> b & 1 == 1
 }
 
 /// True if two rank values differ by exactly one on the straight order 2 < .. < K < A.

@@ -2,7 +2,7 @@
 //! needs them.
 
 use super::config::{PlayTarget, SpitConfig, SpitTarget};
-use super::state::SpitState;
+use super::state::{SpitState, MAX_SLOTS};
 use super::strategies::SpitBot;
 use super::view::SpitView;
 use crate::cards::{ranks_adjacent_circular, Card};
@@ -36,28 +36,32 @@ pub fn may_target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> bool {
 /// Writes the legal actions of player `p` (whose hand is idle) into `out`: plays, then
 /// flips, then fills, each in slot order.
 pub fn legal_actions(cfg: &SpitConfig, s: &SpitState, p: usize, out: &mut ActionList<SpitAction>) {
-    let me = &s.players[p];
-    let slots = cfg.slots as usize;
-    for (i, slot) in me.slots.iter().enumerate().take(slots) {
+    let slots = &s.players[p].slots[..cfg.slots as usize];
+    let targets = [0, 1].map(|j| if may_target(cfg, s, p, j) { s.piles[j].top } else { None });
+    for (i, slot) in slots.iter().enumerate() {
         if let Some(c) = slot.up {
-            for j in 0..2 {
-                if may_target(cfg, s, p, j) && s.piles[j].top.is_some_and(|top| playable_on(cfg, c, top)) {
+            for (j, top) in targets.iter().enumerate() {
+                if top.is_some_and(|t| playable_on(cfg, c, t)) {
                     out.push(SpitAction::Play { slot: i as u8, pile: j as u8 });
                 }
             }
         }
     }
-    for (i, slot) in me.slots.iter().enumerate().take(slots) {
+    let mut empty = [0u8; MAX_SLOTS];
+    let mut n_empty = 0;
+    for (i, slot) in slots.iter().enumerate() {
         if slot.up.is_none() && slot.down > 0 {
             out.push(SpitAction::Flip { slot: i as u8 });
         }
+        if slot.is_empty() {
+            empty[n_empty] = i as u8;
+            n_empty += 1;
+        }
     }
-    for (i, slot) in me.slots.iter().enumerate().take(slots) {
+    for (i, slot) in slots.iter().enumerate() {
         if slot.up.is_some() {
-            for (k, target) in me.slots.iter().enumerate().take(slots) {
-                if k != i && target.is_empty() {
-                    out.push(SpitAction::Fill { from: i as u8, to: k as u8 });
-                }
+            for &k in &empty[..n_empty] {
+                out.push(SpitAction::Fill { from: i as u8, to: k });
             }
         }
     }

@@ -6,6 +6,7 @@
 use super::{Registered, SpitStrategy};
 use crate::cards::Card;
 use crate::games::spit::rules::SpitAction;
+use crate::games::spit::state::MAX_SLOTS;
 use crate::games::spit::view::SpitView;
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
@@ -20,11 +21,12 @@ pub const REGISTERED: Registered = Registered {
 };
 
 impl Smart {
-    fn score(view: &SpitView, a: SpitAction) -> i32 {
+    /// Scores an action given both players' face-up tops; `None` for aimless moves.
+    fn score(view: &SpitView, mine: &[Option<Card>; MAX_SLOTS], theirs: &[Option<Card>; MAX_SLOTS], a: SpitAction) -> Option<i32> {
         match a {
             SpitAction::Play { slot, pile } => {
                 let slot = slot as usize;
-                let c = view.top(true, slot).expect("a play has a face-up card");
+                let c = mine[slot].expect("a play has a face-up card");
                 let mut score = 1000;
                 if view.face_down(true, slot) > 0 {
                     score += 200; // uncovers a card
@@ -32,19 +34,20 @@ impl Smart {
                     score += 50; // empties a slot that can take another pile's top
                 }
                 let follows = |t: &Option<Card>| t.is_some_and(|x| view.fits(x, c));
-                let my_next = view.tops(true).iter().enumerate().filter(|&(i, t)| i != slot && follows(t)).count() as i32;
-                let their_next = view.tops(false).iter().filter(|t| follows(t)).count() as i32;
+                let my_next = mine.iter().enumerate().filter(|&(i, t)| i != slot && follows(t)).count() as i32;
+                let their_next = theirs.iter().filter(|t| follows(t)).count() as i32;
                 score += 60 * my_next - 40 * their_next;
                 // Keep the other pile alive too: prefer covering a pile that only we could use.
                 let other = 1 - pile as usize;
-                if view.pile_top(other).is_some_and(|t| view.tops(false).iter().any(|o| o.is_some_and(|o| view.fits(o, t)))) {
+                if view.pile_top(other).is_some_and(|t| theirs.iter().any(|o| o.is_some_and(|o| view.fits(o, t)))) {
                     score += 5;
                 }
-                score
+                Some(score)
             }
-            SpitAction::Flip { .. } => 500,
+            SpitAction::Flip { .. } => Some(500),
             SpitAction::Fill { from, .. } => {
-                if view.face_down(true, from as usize) > 0 { 400 + view.face_down(true, from as usize) as i32 } else { i32::MIN }
+                let down = view.face_down(true, from as usize) as i32;
+                (down > 0).then_some(400 + down)
             }
         }
     }
@@ -52,7 +55,11 @@ impl Smart {
 
 impl SpitStrategy for Smart {
     fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
-        let best = legal.iter().copied().max_by_key(|&a| Self::score(view, a))?;
-        (Self::score(view, best) > i32::MIN).then_some(best)
+        let (mine, theirs) = (view.tops(true), view.tops(false));
+        legal
+            .iter()
+            .filter_map(|&a| Self::score(view, &mine, &theirs, a).map(|s| (s, a)))
+            .max_by_key(|&(s, _)| s)
+            .map(|(_, a)| a)
     }
 }
