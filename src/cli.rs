@@ -2,7 +2,8 @@
 
 use crate::bot::BotSpec;
 use crate::games::{self, GameEntry};
-use crate::output::summary::{print_table, summary_rows, write_csv, MatchupLabels};
+use crate::experiment::Experiment;
+use crate::output::summary::{print_table, summary_rows, write_csv, MatchupLabels, SummaryRow};
 use crate::runner::{self, bot_in_seat, RunConfig, MAX_SEATS};
 use crate::rng::{deal_seed, play_seed};
 use crate::settings::Settings;
@@ -27,8 +28,28 @@ enum Command {
     Match(MatchArgs),
     /// Print the full event log of one match of a run.
     Trace(TraceArgs),
+    /// Run an experiment file: every matchup in it, one CSV (default results/NAME.csv).
+    Run(RunArgs),
     /// List games, strategies, reaction presets and variant flags with their defaults.
     List,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// Experiment file (TOML), e.g. experiments/spit-speed-vs-smarts.toml.
+    file: PathBuf,
+    /// Matches per matchup instead of the file's (for a quick check; the CSV then differs from results/).
+    #[arg(long)]
+    games: Option<u64>,
+    /// Write the CSV here instead of the file's output.
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// Options shared by `match` and `trace`: which game, which bots, which rules.
@@ -36,8 +57,9 @@ enum Command {
 struct GameArgs {
     /// Game to play (see `cardsim list`).
     game: String,
-    /// A bot as STRATEGY[@PRESET], e.g. smart@expert; repeat once per player. Real-time
-    /// games default to the `casual` preset. Without --bot the game's default matchup is used.
+    /// A bot as STRATEGY[@PRESET] (e.g. smart@expert) or a bot file (strategies/*.toml);
+    /// repeat once per player. Real-time games default to the `casual` preset. Without
+    /// --bot the game's default matchup is used.
     #[arg(long = "bot", value_name = "SPEC")]
     bots: Vec<String>,
     /// Master seed: the same seed gives byte-identical results.
@@ -89,80 +111,112 @@ pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Match(a) => run_match(a),
         Command::Trace(a) => run_trace(a),
+        Command::Run(a) => run_experiment(a),
         Command::List => list(&mut std::io::stdout()).map_err(|e| e.to_string()),
     }
 }
 
+/// A game with its bots and flags, checked and ready to run.
 struct Prepared {
     entry: &'static dyn GameEntry,
     bots: Vec<BotSpec>,
     settings: Settings,
 }
 
-fn prepare(a: &GameArgs) -> Result<Prepared, String> {
-    let entry = games::find(&a.game)?;
-    let texts: Vec<String> = if a.bots.is_empty() {
+fn prepare(game: &str, bot_texts: &[String], sets: &[String]) -> Result<Prepared, String> {
+    let entry = games::find(game)?;
+    let texts: Vec<String> = if bot_texts.is_empty() {
         entry.default_bots().iter().map(|s| s.to_string()).collect()
     } else {
-        a.bots.clone()
+        bot_texts.to_vec()
     };
     let bots = texts.iter().map(|t| BotSpec::parse(t)).collect::<Result<Vec<_>, _>>()?;
     games::check_bots(entry, &bots)?;
-    let settings = Settings::parse(entry.flags(), &a.sets)?;
+    let settings = Settings::parse(entry.flags(), sets)?;
     Ok(Prepared { entry, bots, settings })
+}
+
+fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), String> {
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    Ok((pool, threads))
+}
+
+/// Runs one matchup, prints its summary to stdout and returns its CSV rows.
+fn run_matchup(p: &Prepared, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: usize) -> Result<Vec<SummaryRow>, String> {
+    let game = p.entry.build(&p.bots, &p.settings)?;
+    let seats = game.seats();
+    let played = cfg.deals(seats) * cfg.rotations(seats);
+    if played != cfg.games {
+        eprintln!("note: playing {played} matches ({} deals x {} seat rotations)", cfg.deals(seats), cfg.rotations(seats));
+    }
+    let start = Instant::now();
+    let stats = pool.install(|| runner::run(game.as_match_game(), cfg));
+    let secs = start.elapsed().as_secs_f64();
+    let labels: Vec<String> = p.bots.iter().map(|b| b.label.clone()).collect();
+    let flags = p.settings.non_default();
+    let rows = summary_rows(&MatchupLabels { game: p.entry.name(), bots: &labels, flags: &flags, seed: cfg.seed }, &stats, game.metrics());
+    let mut out = std::io::stdout().lock();
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(out, "{} | {} | seed {} | {}", p.entry.name(), labels.join(" vs "), cfg.seed, if flags.is_empty() { "default rules" } else { &flags }).map_err(io)?;
+    print_table(&mut out, &rows).map_err(io)?;
+    writeln!(out, "capped: {}  draws: {}", stats.capped, stats.draws).map_err(io)?;
+    for (h, m) in stats.metrics.iter().zip(game.metrics()) {
+        let sc = m.scale as f64;
+        writeln!(out, "{:>10}: mean {:.2}  sd {:.2}  p50 {}  p90 {}  p99 {}  max {}", m.name, h.mean() / sc, h.sd() / sc,
+            h.percentile(50.0) as f64 / sc, h.percentile(90.0) as f64 / sc, h.percentile(99.0) as f64 / sc, h.max() as f64 / sc).map_err(io)?;
+    }
+    let total = stats.total_games();
+    writeln!(out, "throughput: {total} matches in {secs:.2} s = {:.0} matches/s on {threads} threads ({:.0} per thread)",
+        total as f64 / secs, total as f64 / secs / threads as f64).map_err(io)?;
+    Ok(rows)
 }
 
 fn run_match(a: MatchArgs) -> Result<(), String> {
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let p = prepare(&a.game)?;
-    let game = p.entry.build(&p.bots, &p.settings)?;
-    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
+    let p = prepare(&a.game.game, &a.game.bots, &a.game.sets)?;
+    let (pool, threads) = thread_pool(a.threads)?;
     let cfg = RunConfig { games: a.games, seed: a.game.seed, matchup: 0, rotate_seats: !a.no_swap, quiet: a.quiet };
-    let seats = game.seats();
-    let played = cfg.deals(seats) * cfg.rotations(seats);
-    if played != a.games {
-        eprintln!("note: playing {played} matches ({} deals x {} seat rotations)", cfg.deals(seats), cfg.rotations(seats));
-    }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let stats = pool.install(|| runner::run(game.as_match_game(), &cfg));
-    let secs = start.elapsed().as_secs_f64();
-    let labels: Vec<String> = p.bots.iter().map(|b| b.label.clone()).collect();
-    let flags = p.settings.non_default();
-    let rows = summary_rows(
-        &MatchupLabels { game: p.entry.name(), bots: &labels, flags: &flags, seed: a.game.seed },
-        &stats,
-        game.metrics(),
-    );
+    let rows = run_matchup(&p, &cfg, &pool, threads)?;
     if let Some(path) = &a.csv {
         write_csv(path, &rows)?;
-    }
-    let mut out = std::io::stdout().lock();
-    let io = |e: std::io::Error| e.to_string();
-    writeln!(out, "{} | {} | seed {} | {}", p.entry.name(), labels.join(" vs "), a.game.seed, if flags.is_empty() { "default rules" } else { &flags }).map_err(io)?;
-    print_table(&mut out, &rows).map_err(io)?;
-    writeln!(out, "capped: {}  draws: {}", stats.capped, stats.draws).map_err(io)?;
-    for (h, m) in stats.metrics.iter().zip(game.metrics()) {
-        let s = m.scale as f64;
-        writeln!(out, "{:>8}: mean {:.2}  sd {:.2}  p50 {}  p90 {}  p99 {}  max {}", m.name, h.mean() / s, h.sd() / s,
-            h.percentile(50.0) as f64 / s, h.percentile(90.0) as f64 / s, h.percentile(99.0) as f64 / s, h.max() as f64 / s).map_err(io)?;
-    }
-    let total = stats.total_games();
-    writeln!(out, "throughput: {total} matches in {secs:.2} s = {:.0} matches/s on {threads} threads ({:.0} per thread)",
-        total as f64 / secs, total as f64 / secs / threads as f64).map_err(io)?;
-    if let Some(path) = &a.csv {
-        writeln!(out, "wrote {}", path.display()).map_err(io)?;
+        println!("wrote {}", path.display());
     }
     Ok(())
 }
 
+fn run_experiment(a: RunArgs) -> Result<(), String> {
+    let exp = Experiment::load(&a.file)?;
+    let games = a.games.unwrap_or(exp.games);
+    if games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let where_ = a.file.display();
+    // Check every matchup before running any, so a typo fails at once.
+    let prepared = (0..exp.matchups.len())
+        .map(|i| prepare(&exp.game, &exp.matchups[i].bots, &exp.flags(i)).map_err(|e| format!("{where_}: matchup {}: {e}", i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (pool, threads) = thread_pool(a.threads)?;
+    let output = a.csv.clone().or(exp.output.clone()).expect("load sets a default output");
+    println!("{where_}: {}", exp.description);
+    let mut rows = Vec::new();
+    for (i, p) in prepared.iter().enumerate() {
+        let cfg = RunConfig { games, seed: exp.seed, matchup: i as u64, rotate_seats: !exp.no_swap, quiet: a.quiet };
+        rows.extend(run_matchup(p, &cfg, &pool, threads)?);
+        println!();
+    }
+    write_csv(&output, &rows)?;
+    println!("wrote {}", output.display());
+    Ok(())
+}
+
 fn run_trace(a: TraceArgs) -> Result<(), String> {
-    let p = prepare(&a.game)?;
+    let p = prepare(&a.game.game, &a.game.bots, &a.game.sets)?;
     let game = p.entry.build(&p.bots, &p.settings)?;
     let seats = game.seats();
     let rotations = if a.no_swap { 1 } else { seats as u64 };

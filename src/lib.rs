@@ -5,6 +5,7 @@
 pub mod bot;
 pub mod cards;
 pub mod cli;
+pub mod experiment;
 pub mod games;
 pub mod reaction;
 pub mod rng;
@@ -13,4 +14,5 @@ pub mod settings;
 pub mod stats;
 pub mod output;
 pub mod realtime;
+pub mod tomlfile;
 pub mod trace;

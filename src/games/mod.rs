@@ -80,7 +80,7 @@ pub fn check_bots(game: &dyn GameEntry, bots: &[BotSpec]) -> Result<(), String> 
     let names: Vec<&str> = game.strategies().iter().map(|s| s.name).collect();
     for b in bots {
         b.check_strategy(game.name(), &names)?;
-        if b.preset.is_some() && !game.real_time() {
+        if b.has_reaction() && !game.real_time() {
             return Err(format!("--bot {}: {} is turn-based, so bots take no @PRESET", b.label, game.name()));
         }
     }

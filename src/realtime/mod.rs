@@ -33,7 +33,7 @@ pub fn build_bots<S: ?Sized>(specs: &[BotSpec], registry: &[Registered<S>]) -> R
         .iter()
         .map(|b| {
             let entry = registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?;
-            Ok(Bot { strategy: (entry.make)(), reaction: b.preset.unwrap_or(DEFAULT_PRESET).model() })
+            Ok(Bot { strategy: (entry.make)(), reaction: b.reaction(DEFAULT_PRESET) })
         })
         .collect()
 }

@@ -1,0 +1,20 @@
+//! Reading the project's TOML files (bots, experiments) with one-line errors.
+
+use serde::de::DeserializeOwned;
+use std::path::Path;
+
+/// Reads and parses a TOML file; errors are one line naming the file, line and problem.
+pub fn read<T: DeserializeOwned>(path: &Path) -> Result<T, String> {
+    let where_ = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{where_}: cannot read: {e}"))?;
+    toml::from_str(&text).map_err(|e| {
+        let msg = e.message().trim().replace('\n', " ");
+        match e.span() {
+            Some(span) => {
+                let line = text[..span.start].matches('\n').count() + 1;
+                format!("{where_}: line {line}: {msg}")
+            }
+            None => format!("{where_}: {msg}"),
+        }
+    })
+}
