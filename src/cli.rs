@@ -16,7 +16,12 @@ use std::time::Instant;
 /// Simulates card games bot against bot and reports win rates with confidence intervals
 /// and game-length statistics. The same seed gives the same numbers on any number of threads.
 #[derive(Parser, Debug)]
-#[command(name = "cardsim", version, about, long_about = None)]
+#[command(name = "cardsim", version, about, long_about = None, after_help = "Examples:
+  cardsim match spit --bot smart@expert --bot greedy@expert --games 100000 --csv out.csv
+  cardsim match spit --set spit.num_stockpiles=4 --set spit.alternate_colors=true
+  cardsim trace spit --bot smart --bot random --seed 1 --index 0 --format jsonl
+  cardsim run experiments/spit-presets.toml
+  cardsim list")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
