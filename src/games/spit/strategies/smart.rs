@@ -1,7 +1,7 @@
 //! `smart`: scores every action. Plays come first (they are races), preferring plays
-//! that uncover a face-down card, keep a chain going for its own next card, and give the
-//! opponent nothing to follow with; then flips; then fills that expose a card. It never
-//! makes aimless moves, and slaps the smaller pile.
+//! that uncover a face-down card and give the opponent nothing to follow with; then
+//! flips; then fills that expose a card. It never makes aimless moves, and slaps the
+//! smaller pile.
 
 use super::{Registered, SpitStrategy};
 use crate::cards::Card;
@@ -16,7 +16,7 @@ pub struct Smart;
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
-    info: StrategyInfo { name: "smart", about: "plays that uncover cards and keep its own chains going, denies the opponent; slaps the smaller pile" },
+    info: StrategyInfo { name: "smart", about: "plays that uncover cards and leave the opponent no follow-up first, then flips, then exposing fills; slaps the smaller pile" },
     make: || Box::new(Smart),
 };
 
@@ -33,10 +33,11 @@ impl Smart {
                 } else if view.stock_count(true) > 1 {
                     score += 50; // empties a slot that can take another pile's top
                 }
-                let follows = |t: &Option<Card>| t.is_some_and(|x| view.fits(x, c));
-                let my_next = mine.iter().enumerate().filter(|&(i, t)| i != slot && follows(t)).count() as i32;
-                let their_next = theirs.iter().filter(|t| follows(t)).count() as i32;
-                score += 60 * my_next - 40 * their_next;
+                // Deny the opponent a follow-up. (Rewarding our own follow-ups was tried and
+                // measured weaker: we can play a fitting card later anyway, the opponent
+                // is the one who must be kept waiting.)
+                let their_next = theirs.iter().filter(|t| t.is_some_and(|x| view.fits(x, c))).count() as i32;
+                score -= 100 * their_next;
                 // Keep the other pile alive too: prefer covering a pile that only we could use.
                 let other = 1 - pile as usize;
                 if view.pile_top(other).is_some_and(|t| theirs.iter().any(|o| o.is_some_and(|o| view.fits(o, t)))) {
