@@ -33,14 +33,16 @@ pub fn may_target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> bool {
     s.active[j] && (cfg.play_target == PlayTarget::Any || s.single_pile() || j == p)
 }
 
-/// Writes the legal actions of player `p` (whose hand is idle) into `out`: plays, then
-/// flips, then fills, each in slot order.
+/// Writes the legal actions of player `p` (whose hand is idle) into `out`: plays (by
+/// slot, his own pile before the other), then flips, then fills, each in slot order.
 pub fn legal_actions(cfg: &SpitConfig, s: &SpitState, p: usize, out: &mut ActionList<SpitAction>) {
     let slots = &s.players[p].slots[..cfg.slots as usize];
-    let targets = [0, 1].map(|j| if may_target(cfg, s, p, j) { s.piles[j].top } else { None });
+    // Own pile first, so that a fixed scan order means the same thing in both seats.
+    let order = [p, 1 - p];
+    let targets = order.map(|j| if may_target(cfg, s, p, j) { s.piles[j].top } else { None });
     for (i, slot) in slots.iter().enumerate() {
         if let Some(c) = slot.up {
-            for (j, top) in targets.iter().enumerate() {
+            for (&j, top) in order.iter().zip(&targets) {
                 if top.is_some_and(|t| playable_on(cfg, c, t)) {
                     out.push(SpitAction::Play { slot: i as u8, pile: j as u8 });
                 }
