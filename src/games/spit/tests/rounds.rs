@@ -147,6 +147,21 @@ fn short_player_gives_one_spit_pile_for_both() {
     assert_eq!(u.piles[1].len(), s.piles[1].len() + 1, "SPIT-SHORT-3: onto that pile");
 }
 
+/// Moves every stockpile card of player `p` onto pile `j` (as if he had played them all).
+fn play_out_stockpiles(s: &mut SpitState, p: usize, j: usize) {
+    let mut rng = rng_from(9);
+    let me = &mut s.players[p];
+    for slot in me.slots.iter_mut() {
+        for _ in 0..slot.down {
+            s.piles[j].push(me.hidden.draw(&mut rng));
+        }
+        if let Some(c) = slot.up.take() {
+            s.piles[j].push(c);
+        }
+        slot.down = 0;
+    }
+}
+
 #[test]
 fn ex_6_short_player_out_first_wins_and_long_player_out_first_keeps_his_spit_cards() {
     let cfg = SpitConfig::default();
@@ -159,32 +174,14 @@ fn ex_6_short_player_out_first_wins_and_long_player_out_first_keeps_his_spit_car
     assert_eq!((s.players[1].stock_count(), s.players[1].spit), (15, 24), "SPIT-EX-6: L keeps 25 spit cards, one flipped");
     // S empties his stockpiles first: S holds nothing and wins.
     let mut out_s = s;
-    for slot in out_s.players[0].slots.iter_mut() {
-        if let Some(c) = slot.up.take() {
-            out_s.piles[1].push(c);
-        }
-        for _ in 0..slot.down {
-            let c = out_s.players[0].hidden.draw(&mut rng_from(9));
-            out_s.piles[1].push(c);
-        }
-        slot.down = 0;
-    }
+    play_out_stockpiles(&mut out_s, 0, 1);
     let (h, took, _) = collect(&rules, &out_s, 0, RoundEndReason::WentOut(0), &mut rng_from(1), &mut ());
     assert!(h[0].is_empty(), "SPIT-SHORT-4 / SPIT-WIN-1: S holds no cards and wins");
     assert_eq!(took, [None, Some(1)]);
     // L empties first: L keeps only his spit cards; S takes the pile + his own stock.
     let mut out_l = s;
     let l_own_spit = out_l.players[1].spit as u32;
-    for slot in out_l.players[1].slots.iter_mut() {
-        if let Some(c) = slot.up.take() {
-            out_l.piles[1].push(c);
-        }
-        for _ in 0..slot.down {
-            let c = out_l.players[1].hidden.draw(&mut rng_from(9));
-            out_l.piles[1].push(c);
-        }
-        slot.down = 0;
-    }
+    play_out_stockpiles(&mut out_l, 1, 1);
     let (h, took, _) = collect(&rules, &out_l, 0, RoundEndReason::WentOut(1), &mut rng_from(1), &mut ());
     assert_eq!(took, [Some(1), None], "SPIT-SHORT-4: L takes nothing from the centre");
     assert_eq!(h[1].len(), l_own_spit, "SPIT-EX-6: L keeps his remaining spit cards");
