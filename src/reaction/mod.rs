@@ -91,9 +91,10 @@ impl ReactionModel {
         let mut t = if self.motor_cv == 0.0 {
             mean
         } else {
+            // Lognormal with this mean and cv: mean · exp(σZ − σ²/2), σ² = ln(1 + cv²).
             let s2 = (1.0 + self.motor_cv * self.motor_cv).ln();
             let z: f64 = StandardNormal.sample(rng);
-            (mean.ln() - s2 / 2.0 + s2.sqrt() * z).exp()
+            mean * (s2.sqrt() * z - s2 / 2.0).exp()
         };
         if self.p_fumble > 0.0 && rng.random::<f64>() < self.p_fumble {
             t += FUMBLE_MS;
@@ -168,6 +169,18 @@ mod tests {
             assert!(got < last, "{p:?} should be faster than the previous preset");
             last = got;
         }
+    }
+
+    #[test]
+    fn motor_times_are_lognormal_with_the_preset_mean_and_cv() {
+        let m = ReactionModel { p_fumble: 0.0, ..Preset::Novice.model() };
+        let mut rng = rng_from(8);
+        let xs: Vec<f64> = (0..100_000).map(|_| m.motor_time(Motion::Play, &mut rng)).collect();
+        let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+        let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt();
+        // Novice PLAY: 2 × 150 + 150 × 4.29 + 200 = 1143.5 ms, cv 0.15.
+        assert!((mean - 1143.5).abs() < 3.0, "mean {mean}");
+        assert!((sd / mean - 0.15).abs() < 0.003, "cv {}", sd / mean);
     }
 
     #[test]
