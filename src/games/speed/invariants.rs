@@ -18,6 +18,8 @@ pub struct InvariantChecker {
     pub events: u64,
     /// Deals that ended, by reason: went out, nothing to recycle, deadlock.
     pub endings: [u64; 3],
+    /// Side-pile re-formings seen.
+    pub recycles: u64,
     prev_tops: [Option<Card>; 2],
     prev_centre: [u32; 2],
     prev_side: [u32; 2],
@@ -33,6 +35,7 @@ impl InvariantChecker {
             cfg,
             events: 0,
             endings: [0; 3],
+            recycles: 0,
             prev_tops: [None; 2],
             prev_centre: [0; 2],
             prev_side: [0; 2],
@@ -87,9 +90,10 @@ impl InvariantChecker {
 
     /// SPEED-STALL-1/2: each non-empty side pile turned one card onto its centre pile,
     /// after a re-forming from the centre if both side piles were empty.
-    fn check_flip(&self, s: &SpeedState) {
+    fn check_flip(&mut self, s: &SpeedState) {
         let recycled = s.recycles != self.prev_recycles;
         if recycled {
+            self.recycles += 1;
             assert_eq!(self.prev_side, [0, 0], "SPEED-STALL-2: side piles re-formed while not empty");
             let pool = self.prev_centre[0] + self.prev_centre[1] - 2;
             assert!(pool > 0, "SPEED-STALL-2: re-formed from nothing");

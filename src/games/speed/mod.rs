@@ -13,3 +13,6 @@ mod trace;
 pub mod view;
 
 pub use entry::{SpeedEntry, SpeedGame, SPEED};
+
+#[cfg(test)]
+mod tests;

@@ -178,11 +178,11 @@ impl RealtimeRules for SpeedRules<'_> {
             s.recycle(rng);
         }
         let mut took_part = [false; MAX_PLAYERS];
-        for j in 0..2 {
+        for (j, turns) in took_part.iter_mut().enumerate().take(2) {
             if !s.side[j].is_empty() {
                 let c = s.side[j].draw(rng);
                 s.show(j, c);
-                took_part[j] = true;
+                *turns = true;
             }
         }
         took_part

@@ -110,10 +110,10 @@ impl SpeedState {
         }
     }
 
-    /// Turns card `c` face-up onto centre pile `j`.
+    /// Turns card `c` face-up onto centre pile `j` (a recycled card was shown before).
     pub fn show(&mut self, j: usize, c: Card) {
         self.centre[j].push(c);
-        self.shown.insert(c);
+        self.shown.0 |= 1 << c.0;
     }
 
     /// Centre cards under the two tops: what a recycling would take (SPEED-STALL-2).
