@@ -74,11 +74,11 @@ impl SpeedState {
         let (side0, rest) = deal_split(rng, CardSet::FULL, side_size);
         let (side1, rest) = deal_split(rng, rest, side_size);
         let (stock0, rest) = deal_split(rng, rest, cfg.stock_size());
-        let (stock1, middle) = deal_split(rng, rest, cfg.stock_size());
+        let (stock1, mut middle) = deal_split(rng, rest, cfg.stock_size());
         debug_assert_eq!(middle.len(), 2);
         let mut centre = [Pile::EMPTY; 2];
-        for (j, pile) in centre.iter_mut().enumerate() {
-            pile.cards.insert(middle.nth(j as u32));
+        for pile in &mut centre {
+            pile.cards.insert(middle.draw(rng));
         }
         SpeedState {
             players: [PlayerCards { stock: stock0, ..PlayerCards::default() }, PlayerCards { stock: stock1, ..PlayerCards::default() }],
