@@ -413,3 +413,23 @@ fn a_match_replays_from_its_seeds() {
         assert_eq!(play_match(&rules, seed, 99, &mut ()), play_match(&rules, seed, 99, &mut ()));
     }
 }
+
+/// Win rate interval of the first bot over `games` seat-swapped matches.
+fn first_bot_interval(specs: [&str; 2], games: u64) -> (f64, f64) {
+    let entry: &dyn crate::games::GameEntry = &super::SPEED;
+    let bots: Vec<BotSpec> = specs.iter().map(|s| BotSpec::parse(s).unwrap()).collect();
+    let game = entry.build(&bots, &Settings::parse(&SPEED_FLAGS, &[]).unwrap()).unwrap();
+    let cfg = crate::runner::RunConfig { games, seed: 11, matchup: 0, rotate_seats: true, quiet: true };
+    let stats = crate::runner::run(game.as_match_game(), &cfg);
+    assert_eq!(stats.capped, 0);
+    let wins: u64 = stats.wins[0].iter().sum();
+    crate::stats::wilson_interval(wins, stats.total_games(), crate::stats::Z_95)
+}
+
+#[test]
+fn smart_beats_greedy_and_a_faster_preset_beats_a_slower_one() {
+    let (low, _) = first_bot_interval(["smart@skilled", "greedy@skilled"], 40_000);
+    assert!(low > 0.5, "smart against greedy at equal presets: interval starts at {low}");
+    let (low, _) = first_bot_interval(["greedy@expert", "greedy@casual"], 2_000);
+    assert!(low > 0.8, "expert against casual: interval starts at {low}");
+}
