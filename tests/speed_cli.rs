@@ -63,7 +63,7 @@ fn speed_csv_is_byte_identical_on_one_and_two_threads_and_depends_on_the_seed() 
     assert_eq!(one, two, "thread count changed the CSV");
     let text = String::from_utf8(one.clone()).unwrap();
     let header = text.lines().next().unwrap();
-    for col in ["game", "win_rate", "win_ci_low", "deals_split", "capped", "deals_mean", "flips_mean", "margin_mean", "seconds_p99"] {
+    for col in ["game", "win_rate", "win_ci_low", "deals_split", "capped", "rounds_mean", "flips_mean", "margin_mean", "seconds_p99"] {
         assert!(header.split(',').any(|h| h == col), "missing column {col} in {header}");
     }
     assert_eq!(text.lines().count(), 1 + 6, "header plus bot rows (all, seat 0, seat 1) for two bots");

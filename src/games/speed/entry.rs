@@ -20,7 +20,7 @@ pub static SPEED: SpeedEntry = SpeedEntry;
 
 /// Speed's per-match metrics.
 pub static SPEED_METRICS: [MetricDef; 6] = [
-    MetricDef { name: "deals", scale: 1, doc: "deals played (1 unless speed.target is set)" },
+    MetricDef { name: "rounds", scale: 1, doc: "deals played (1 unless speed.target is set)" },
     MetricDef { name: "actions", scale: 1, doc: "actions that landed and took effect (plays and draws)" },
     MetricDef { name: "seconds", scale: 1000, doc: "simulated match duration in seconds (shuffling and dealing off the clock)" },
     MetricDef { name: "rejections", scale: 1, doc: "plays that lost a race and went back to the hand (SPIT-RT-5)" },
