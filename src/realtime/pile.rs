@@ -25,8 +25,4 @@ impl Pile {
     pub fn len(&self) -> u32 {
         self.cards.len()
     }
-    /// True when the pile holds no card.
-    pub fn is_empty(&self) -> bool {
-        self.cards.is_empty()
-    }
 }

@@ -116,7 +116,6 @@ pub fn play_match<O: SpeedObserver>(rules: &SpeedRules, deal_seed: u64, play_see
         now = end.time;
         if end.capped {
             out.capped = true;
-            out.winner = None;
             obs.on_match_event(now, SpeedEvent::MatchEnd { winner: None, capped: true, points: out.points }, &s);
             break;
         }

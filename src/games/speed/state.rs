@@ -2,7 +2,7 @@
 //! middle cards) is a set from which a card is drawn when it is revealed (design notes
 //! section 4); hands are sets their owner sees; centre piles are sets with a known top.
 //! The state also remembers every card shown in the centre this deal, which both players
-//! have seen. `Copy`, about 120 bytes.
+//! have seen. `Copy`, 112 bytes.
 
 use super::config::SpeedConfig;
 use crate::cards::{deal_split, Card, CardSet};

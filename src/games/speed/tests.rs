@@ -406,6 +406,11 @@ fn speed_inv_1_catches_a_sixth_hand_card() {
 }
 
 #[test]
+fn the_state_is_small() {
+    assert!(std::mem::size_of::<SpeedState>() <= 112, "SpeedState is {} bytes", std::mem::size_of::<SpeedState>());
+}
+
+#[test]
 fn a_match_replays_from_its_seeds() {
     let b = bots(&["smart@skilled", "random@expert"]);
     let rules = SpeedRules { cfg: SpeedConfig { target: 8, ..SpeedConfig::default() }, bots: [&b[0], &b[1]] };
