@@ -438,3 +438,20 @@ fn smart_beats_greedy_and_a_faster_preset_beats_a_slower_one() {
     let (low, _) = first_bot_interval(["greedy@expert", "greedy@casual"], 2_000);
     assert!(low > 0.8, "expert against casual: interval starts at {low}");
 }
+
+#[test]
+fn speed_stall_2_a_fruitless_pass_ends_real_deals_with_straight_ranks() {
+    // With wrap=false and side piles of 5, about one deal in 3,000 between random bots
+    // reaches a stall that no recycling can break; the checker asserts its outcome.
+    let sets = ["speed.wrap=false".to_string(), "speed.side_pile_size=5".to_string()];
+    let cfg = SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &sets).unwrap());
+    let b = bots(&["random@casual", "random@casual"]);
+    let rules = SpeedRules { cfg, bots: [&b[0], &b[1]] };
+    let found = (0..30_000u64).find(|&i| {
+        let mut checker = InvariantChecker::new(cfg);
+        let out = play_match(&rules, i, i + 7, &mut checker);
+        assert!(!out.capped);
+        checker.endings[2] > 0
+    });
+    assert!(found.is_some(), "SPEED-STALL-2: no deadlocked deal in 30,000 matches");
+}
