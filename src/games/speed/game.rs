@@ -25,15 +25,32 @@ pub enum DealEndReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpeedEvent {
     /// A fresh shuffle was dealt (SPEED-SETUP-1).
-    Deal { deal: u32 },
+    Deal {
+        /// Deals so far, this one included.
+        deal: u32,
+    },
     /// Both players drew their five hand cards (SPEED-SETUP-2).
     Hands,
     /// Both middle cards were turned up together (SPEED-START-1).
     Opening,
-    /// The deal ended; `winner` is `None` for a draw; `scored` points went to the winner.
-    DealEnd { reason: DealEndReason, winner: Option<usize>, scored: u32 },
+    /// The deal ended.
+    DealEnd {
+        /// Why.
+        reason: DealEndReason,
+        /// The deal's winner; `None` for a draw.
+        winner: Option<usize>,
+        /// Points the winner scored (SPEED-SCORE-1).
+        scored: u32,
+    },
     /// The match ended.
-    MatchEnd { winner: Option<usize>, capped: bool, points: [u32; 2] },
+    MatchEnd {
+        /// The match winner; `None` for a draw or a capped match.
+        winner: Option<usize>,
+        /// The action cap was hit.
+        capped: bool,
+        /// Match points.
+        points: [u32; 2],
+    },
 }
 
 /// Receives engine and match events of a Speed match.

@@ -14,7 +14,12 @@ use crate::rng::SimRng;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpeedAction {
     /// PLAY: a hand card onto a centre pile (SPEED-PLAY-1).
-    Play { card: Card, pile: u8 },
+    Play {
+        /// The hand card.
+        card: Card,
+        /// The centre pile.
+        pile: u8,
+    },
     /// DRAW: the top card of the personal stock into the hand (SPEED-PLAY-2).
     Draw,
 }
