@@ -54,11 +54,12 @@ pub trait TracedGame: MatchGame {
     fn as_match_game(&self) -> &dyn MatchGame;
 }
 
+pub mod speed;
 pub mod spit;
 
 /// Every game, in the order `cardsim list` shows them.
 pub fn registry() -> Vec<&'static dyn GameEntry> {
-    vec![&spit::SPIT]
+    vec![&spit::SPIT, &speed::SPEED]
 }
 
 /// Finds a game by name, or says which names exist.

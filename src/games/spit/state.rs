@@ -5,6 +5,7 @@
 
 use super::config::{ShortDeal, SpitConfig};
 use crate::cards::{Card, CardSet};
+use crate::realtime::Pile;
 use crate::rng::SimRng;
 
 /// Most stockpile slots.
@@ -71,27 +72,6 @@ impl PlayerCards {
     }
 }
 
-/// A spit pile in the centre.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pile {
-    /// Every card in the pile.
-    pub cards: CardSet,
-    /// The top card (the only one that matters for play).
-    pub top: Option<Card>,
-}
-
-impl Pile {
-    /// Puts a card on top.
-    pub fn push(&mut self, c: Card) {
-        self.cards.insert(c);
-        self.top = Some(c);
-    }
-    /// Cards in the pile.
-    pub fn len(&self) -> u32 {
-        self.cards.len()
-    }
-}
-
 /// The state of a Spit round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpitState {
@@ -109,7 +89,7 @@ impl SpitState {
     /// No cards anywhere (before the first deal).
     pub const EMPTY: SpitState = SpitState {
         players: [PlayerCards { slots: [Slot { down: 0, up: None }; MAX_SLOTS], hidden: CardSet::EMPTY, spit: 0, flying: None }; 2],
-        piles: [Pile { cards: CardSet::EMPTY, top: None }; 2],
+        piles: [Pile::EMPTY; 2],
         active: [false; 2],
         solo_spit_pile: None,
     };

@@ -1,0 +1,158 @@
+//! The bit-packed Speed state. Every face-down pile (personal stocks, side piles, the
+//! middle cards) is a set from which a card is drawn when it is revealed (design notes
+//! section 4); hands are sets their owner sees; centre piles are sets with a known top.
+//! The state also remembers every card shown in the centre this deal, which both players
+//! have seen. `Copy`, 112 bytes.
+
+use super::config::SpeedConfig;
+use crate::cards::{deal_split, Card, CardSet};
+use crate::realtime::Pile;
+use crate::rng::SimRng;
+use rand::RngExt;
+
+/// Most cards a hand holds (SPEED-PLAY-2).
+pub const HAND_LIMIT: u32 = 5;
+
+/// One player's cards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayerCards {
+    /// The hand: seen by its owner only.
+    pub hand: CardSet,
+    /// The face-down personal stock: seen by nobody.
+    pub stock: CardSet,
+    /// A hand card on its way to a centre pile (SPIT-RT-4).
+    pub flying: Option<Card>,
+}
+
+impl PlayerCards {
+    /// Every card the player still has (hand, stock, card in flight).
+    pub fn all_cards(&self) -> CardSet {
+        let mut s = self.hand.union(self.stock);
+        if let Some(c) = self.flying {
+            s.insert(c);
+        }
+        s
+    }
+    /// Number of cards the player still has.
+    pub fn count(&self) -> u32 {
+        self.all_cards().len()
+    }
+    /// Hand cards, the card in flight included (it left the hand and may come back).
+    pub fn hand_count(&self) -> u32 {
+        self.hand.len() + self.flying.is_some() as u32
+    }
+    /// True if the player may draw from his stock now (SPEED-PLAY-2).
+    pub fn can_draw(&self) -> bool {
+        self.hand_count() < HAND_LIMIT && !self.stock.is_empty()
+    }
+}
+
+/// The state of a Speed deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpeedState {
+    /// Both players' cards.
+    pub players: [PlayerCards; 2],
+    /// The face-down side piles; side pile `j` turns onto centre pile `j`.
+    pub side: [CardSet; 2],
+    /// The centre piles. Before the opening flip each holds its face-down middle card
+    /// and has no top (SPEED-START-1).
+    pub centre: [Pile; 2],
+    /// Every card that has been face-up in the centre this deal (public memory).
+    pub shown: CardSet,
+    /// The side piles were re-formed from the centre and nothing landed since
+    /// (SPEED-STALL-2).
+    pub recycled_since_landing: bool,
+    /// Times the side piles were re-formed this deal.
+    pub recycles: u16,
+}
+
+impl SpeedState {
+    /// Deals a fresh shuffle (SPEED-SETUP-1): two side piles, two face-down middle cards
+    /// and a personal stock for each player; hands are still empty.
+    pub fn deal(cfg: &SpeedConfig, rng: &mut SimRng) -> SpeedState {
+        let side_size = cfg.side_pile_size as u32;
+        let (side0, rest) = deal_split(rng, CardSet::FULL, side_size);
+        let (side1, rest) = deal_split(rng, rest, side_size);
+        let (stock0, rest) = deal_split(rng, rest, cfg.stock_size());
+        let (stock1, mut middle) = deal_split(rng, rest, cfg.stock_size());
+        debug_assert_eq!(middle.len(), 2);
+        let mut centre = [Pile::EMPTY; 2];
+        for pile in &mut centre {
+            pile.cards.insert(middle.draw(rng));
+        }
+        SpeedState {
+            players: [PlayerCards { stock: stock0, ..PlayerCards::default() }, PlayerCards { stock: stock1, ..PlayerCards::default() }],
+            side: [side0, side1],
+            centre,
+            shown: CardSet::EMPTY,
+            recycled_since_landing: false,
+            recycles: 0,
+        }
+    }
+
+    /// Each player draws five cards from his own stock into his hand (SPEED-SETUP-2).
+    pub fn draw_hands(&mut self, rng: &mut SimRng) {
+        for p in &mut self.players {
+            for _ in 0..HAND_LIMIT {
+                let c = p.stock.draw(rng);
+                p.hand.insert(c);
+            }
+        }
+    }
+
+    /// Turns the two middle cards face-up together: they start the centre piles
+    /// (SPEED-START-1).
+    pub fn turn_middle_cards(&mut self) {
+        for pile in &mut self.centre {
+            let c = pile.cards.nth(0);
+            pile.top = Some(c);
+            self.shown.insert(c);
+        }
+    }
+
+    /// Turns card `c` face-up onto centre pile `j` (a recycled card was shown before).
+    pub fn show(&mut self, j: usize, c: Card) {
+        self.centre[j].push(c);
+        self.shown.0 |= 1 << c.0;
+    }
+
+    /// Centre cards under the two tops: what a recycling would take (SPEED-STALL-2).
+    pub fn recyclable(&self) -> u32 {
+        self.centre.iter().map(|p| p.len().saturating_sub(1)).sum()
+    }
+
+    /// Re-forms the side piles from every centre card except the two tops, shuffled and
+    /// split equally, an odd card going to a random pile (SPEED-STALL-2, SPEED-AMB-5).
+    pub fn recycle(&mut self, rng: &mut SimRng) {
+        let mut pool = CardSet::EMPTY;
+        for pile in &mut self.centre {
+            let top = pile.top.expect("centre piles have a top during play");
+            let mut under = pile.cards;
+            under.remove(top);
+            pool = pool.union(under);
+            pile.cards = CardSet::EMPTY;
+            pile.push(top);
+        }
+        let n = pool.len();
+        let first = n / 2 + (n % 2 == 1 && rng.random::<bool>()) as u32;
+        let (a, b) = deal_split(rng, pool, first);
+        self.side = [a, b];
+        self.recycles += 1;
+        self.recycled_since_landing = true;
+    }
+
+    /// Every card in the state, with the number of cards counted (a card counted twice
+    /// would show up as a count above the set size).
+    pub fn census(&self) -> (CardSet, u32) {
+        let parts = [
+            self.players[0].all_cards(),
+            self.players[1].all_cards(),
+            self.side[0],
+            self.side[1],
+            self.centre[0].cards,
+            self.centre[1].cards,
+        ];
+        let all = CardSet(parts.iter().fold(0, |acc, s| acc | s.0));
+        (all, parts.iter().map(|s| s.len()).sum())
+    }
+}

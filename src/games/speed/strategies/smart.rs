@@ -1,0 +1,68 @@
+//! `smart`: scores every play by what the player can see and remember: its hand, the
+//! centre tops and every card shown in the centre this deal (the view's memory). Cards
+//! never seen are where the opponent's hand comes from, so the expected number of
+//! opponent cards in a set is his hand size times the set's share of the unseen cards.
+//! A play is better when the hand it leaves can answer many unseen cards (it keeps plays
+//! available), when the tops it leaves give the opponent few cards to follow with, and
+//! when the card played has neighbours that were already shown (it would be hard to play
+//! later). It never holds a play back for a draw: held-back plays are lost to the
+//! opponent, so it refills its hand only when it has no play.
+
+use super::{Registered, SpeedStrategy};
+use crate::cards::{Card, CardSet};
+use crate::games::speed::rules::SpeedAction;
+use crate::games::speed::view::SpeedView;
+use crate::games::StrategyInfo;
+use crate::rng::SimRng;
+
+/// Heuristic play.
+pub struct Smart;
+
+/// Registry entry.
+pub const REGISTERED: Registered = Registered {
+    info: StrategyInfo { name: "smart", about: "keeps a hand that answers many unseen cards, gives the opponent few plays, sheds hard cards; draws only with no play" },
+    make: || Box::new(Smart),
+};
+
+/// Value of one unseen card that the hand left after the play could answer.
+const COVER: i64 = 100;
+/// Cost of one expected opponent card that fits a top after the play.
+const OPP_FOLLOW: i64 = 100;
+/// Value, per neighbour already shown, of shedding a card now.
+const HARD: i64 = 100;
+
+/// Union of the cards that fit any card of `cards`.
+fn answers(view: &SpeedView, cards: impl Iterator<Item = Card>) -> CardSet {
+    CardSet(cards.fold(0, |acc, c| acc | view.fitting(c).0))
+}
+
+impl Smart {
+    /// Score of a play of `card` onto `pile`.
+    fn play_score(view: &SpeedView, card: Card, pile: usize) -> i64 {
+        let unseen = view.unseen();
+        let mut hand = view.hand();
+        hand.remove(card);
+        let cover = CardSet(answers(view, hand.iter()).0 & unseen.0).len() as i64;
+        let mut tops = [view.pile_top(0), view.pile_top(1)];
+        tops[pile] = Some(card);
+        let open = CardSet(answers(view, tops.iter().flatten().copied()).0 & unseen.0).len() as i64;
+        // Expected opponent hand cards that fit the tops left, times 100.
+        let theirs = view.hand_count(false) as i64 * open * 100 / unseen.len().max(1) as i64;
+        let hard = CardSet(view.shown().0 & view.fitting(card).0).len() as i64;
+        COVER * cover - OPP_FOLLOW * theirs / 100 + HARD * hard
+    }
+}
+
+impl SpeedStrategy for Smart {
+    fn choose(&self, view: &SpeedView, legal: &[SpeedAction], _: &mut SimRng) -> Option<SpeedAction> {
+        // The first best play in the legal order, else the draw (legal is never empty).
+        let best = legal
+            .iter()
+            .filter_map(|&a| match a {
+                SpeedAction::Play { card, pile } => Some((Self::play_score(view, card, pile as usize), a)),
+                SpeedAction::Draw => None,
+            })
+            .min_by_key(|&(score, _)| -score);
+        best.map(|(_, a)| a).or(legal.last().copied())
+    }
+}
