@@ -9,8 +9,10 @@
 //! (SPIT-RT-1). Nothing here allocates.
 
 pub mod engine;
+pub mod entry;
 pub mod pile;
 
+pub use entry::{RealtimeEntry, RealtimeMatch, TwoPlayerRealtime};
 pub use engine::{play_round, EngineEvent, EngineObserver, Hand, Landing, RealtimeRules, RoundCounts, RoundEnd, Stall, Micros, ActionList, MAX_PLAYERS, MAX_ACTIONS};
 pub use pile::Pile;
 

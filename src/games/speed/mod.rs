@@ -12,7 +12,7 @@ pub mod strategies;
 mod trace;
 pub mod view;
 
-pub use entry::{SpeedEntry, SpeedGame, SPEED};
+pub use entry::{Speed, SPEED};
 
 #[cfg(test)]
 mod tests;

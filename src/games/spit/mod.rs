@@ -11,7 +11,7 @@ pub mod strategies;
 mod trace;
 pub mod view;
 
-pub use entry::{SpitEntry, SpitGame, SPIT};
+pub use entry::{Spit, SPIT};
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,120 @@
+//! The command-line and runner glue shared by the two-player real-time games: a game
+//! describes itself with [`TwoPlayerRealtime`], and [`RealtimeEntry`] /
+//! [`RealtimeMatch`] turn that into a [`GameEntry`] and a runnable [`TracedGame`].
+
+use super::{build_bots, Bot};
+use crate::bot::BotSpec;
+use crate::games::{GameEntry, Registered, StrategyInfo, TracedGame};
+use crate::runner::{MatchGame, MatchRecord, MetricDef};
+use crate::settings::{FlagDef, Settings};
+use crate::trace::TraceSink;
+use std::marker::PhantomData;
+
+/// What a two-player real-time game provides to be registered.
+pub trait TwoPlayerRealtime: 'static {
+    /// The game's rules configuration.
+    type Config: Copy + Send + Sync;
+    /// The game's strategy trait object type.
+    type Strategy: ?Sized + Send + Sync + 'static;
+    /// Name on the command line.
+    const NAME: &'static str;
+    /// One line describing the game.
+    const ABOUT: &'static str;
+    /// Bots used when the command line gives none.
+    const DEFAULT_BOTS: &'static [&'static str];
+    /// Variant flags with defaults.
+    fn flags() -> &'static [FlagDef];
+    /// Per-match metrics.
+    fn metrics() -> &'static [MetricDef];
+    /// Strategy registry.
+    fn registry() -> &'static [Registered<Self::Strategy>];
+    /// Reads the flags into the configuration.
+    fn config(settings: &Settings) -> Self::Config;
+    /// Plays one match with `bots` in seat order; every event goes to `sink` if given.
+    fn play(cfg: Self::Config, bots: [&Bot<Self::Strategy>; 2], deal_seed: u64, play_seed: u64, sink: Option<&mut dyn TraceSink>) -> MatchRecord;
+}
+
+/// The registry entry of a two-player real-time game.
+pub struct RealtimeEntry<G>(PhantomData<fn() -> G>);
+
+impl<G> RealtimeEntry<G> {
+    /// The entry (for a `static`).
+    pub const fn new() -> Self {
+        RealtimeEntry(PhantomData)
+    }
+}
+
+impl<G> Default for RealtimeEntry<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: TwoPlayerRealtime> GameEntry for RealtimeEntry<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn about(&self) -> &'static str {
+        G::ABOUT
+    }
+    fn players(&self) -> (usize, usize) {
+        (2, 2)
+    }
+    fn real_time(&self) -> bool {
+        true
+    }
+    fn flags(&self) -> &'static [FlagDef] {
+        G::flags()
+    }
+    fn strategies(&self) -> Vec<StrategyInfo> {
+        G::registry().iter().map(|r| r.info).collect()
+    }
+    fn default_bots(&self) -> &'static [&'static str] {
+        G::DEFAULT_BOTS
+    }
+    fn metrics(&self) -> &'static [MetricDef] {
+        G::metrics()
+    }
+    fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
+        let bots = build_bots(bots, G::registry())?;
+        Ok(Box::new(RealtimeMatch::<G> { cfg: G::config(settings), bots }))
+    }
+}
+
+/// Two bots of a real-time game under one set of rules.
+pub struct RealtimeMatch<G: TwoPlayerRealtime> {
+    /// Rules in force.
+    pub cfg: G::Config,
+    /// Bots in bot order.
+    pub bots: Vec<Bot<G::Strategy>>,
+}
+
+impl<G: TwoPlayerRealtime> RealtimeMatch<G> {
+    fn seated(&self, seat_bots: &[usize]) -> [&Bot<G::Strategy>; 2] {
+        [&self.bots[seat_bots[0]], &self.bots[seat_bots[1]]]
+    }
+}
+
+impl<G: TwoPlayerRealtime> MatchGame for RealtimeMatch<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn metrics(&self) -> &'static [MetricDef] {
+        G::metrics()
+    }
+    fn play(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64) -> MatchRecord {
+        G::play(self.cfg, self.seated(seat_bots), deal_seed, play_seed, None)
+    }
+}
+
+impl<G: TwoPlayerRealtime> TracedGame for RealtimeMatch<G> {
+    fn trace(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, sink: &mut dyn TraceSink) -> MatchRecord {
+        G::play(self.cfg, self.seated(seat_bots), deal_seed, play_seed, Some(sink))
+    }
+    fn as_match_game(&self) -> &dyn MatchGame {
+        self
+    }
+}
