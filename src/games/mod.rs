@@ -5,6 +5,8 @@ use crate::runner::{MatchGame, MetricDef};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 
+pub mod lopti;
+
 /// A strategy a game offers, for `cardsim list`.
 #[derive(Clone, Copy, Debug)]
 pub struct StrategyInfo {
@@ -47,7 +49,7 @@ pub trait TracedGame: MatchGame {
 
 /// Every game, in the order `cardsim list` shows them.
 pub fn registry() -> Vec<&'static dyn GameEntry> {
-    vec![]
+    vec![&lopti::LOPTI]
 }
 
 /// Finds a game by name, or says which names exist.

@@ -1,0 +1,87 @@
+//! `mcts`: determinized Monte Carlo search over the hidden cards.
+
+use super::{Lowest, Params, Registered, Strategy};
+use crate::games::lopti::events::NoObserver;
+use crate::games::lopti::rules::{Action, MAX_ACTIONS};
+use crate::games::lopti::state::{play_round, State, Swap};
+use crate::games::lopti::view::View;
+use crate::games::StrategyInfo;
+use crate::rng::SimRng;
+use crate::runner::MAX_SEATS;
+use arrayvec::ArrayVec;
+
+/// Turns a simulation may last before it is scored as a half win.
+const ROLLOUT_TURNS: u32 = 400;
+/// UCB1 exploration constant for rewards in [0, 1].
+const EXPLORATION: f64 = 0.7;
+
+/// For each decision with several options, runs `iterations` simulations. Each deals
+/// the cards it cannot see at random, consistently with everything public (hand sizes,
+/// cards seen going into hands, face-up cards, the pile, cleared cards), applies one
+/// candidate chosen by UCB1, and plays the round out with every seat playing `lowest`.
+/// It scores 1 when it goes out first. The most simulated candidate is chosen. The setup
+/// swap is chosen the same way among no swap and the distinct swaps.
+pub struct Mcts {
+    iterations: u32,
+}
+
+/// Registry entry.
+pub const ENTRY: Registered = Registered {
+    info: StrategyInfo {
+        name: "mcts",
+        about: "determinized Monte Carlo search with UCB1 over its options and `lowest` playouts (budget: lopti.mcts_iterations)",
+    },
+    build: |p: &Params| Box::new(Mcts { iterations: p.mcts_iterations }),
+};
+
+impl Mcts {
+    /// The index of the best of `k` candidates; `apply(state, j, rng)` makes candidate `j`
+    /// in a determinized state.
+    fn search(&self, view: &View, k: usize, apply: impl Fn(&mut State, usize, &mut SimRng), rng: &mut SimRng) -> usize {
+        let mut visits = [0u32; MAX_ACTIONS];
+        let mut wins = [0f64; MAX_ACTIONS];
+        let playouts = [&Lowest as &dyn Strategy; MAX_SEATS];
+        for i in 0..self.iterations {
+            let pick = if (i as usize) < k {
+                i as usize
+            } else {
+                let log_n = (i as f64).ln();
+                (0..k)
+                    .max_by(|&a, &b| {
+                        let ucb = |j: usize| wins[j] / visits[j] as f64 + EXPLORATION * (log_n / visits[j] as f64).sqrt();
+                        ucb(a).total_cmp(&ucb(b))
+                    })
+                    .expect("at least one candidate")
+            };
+            let mut sim = State::determinize(view, rng);
+            sim.rules.play_for_rankings = false;
+            sim.rules.max_turns = ROLLOUT_TURNS;
+            apply(&mut sim, pick, rng);
+            play_round(&mut sim, &playouts, rng, &mut NoObserver);
+            visits[pick] += 1;
+            wins[pick] += match (sim.capped, sim.winner) {
+                (true, _) => 0.5,
+                (false, w) => (w == Some(view.seat)) as u8 as f64,
+            };
+        }
+        (0..k).max_by_key(|&j| (visits[j], (wins[j] * 1e6) as u64)).expect("at least one candidate")
+    }
+}
+
+impl Strategy for Mcts {
+    fn swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap> {
+        let mut options: ArrayVec<Option<Swap>, 10> = ArrayVec::new();
+        options.push(None);
+        for hand in view.hand.ranks() {
+            for face_up in view.face_up.ranks().filter(|&f| f != hand) {
+                options.push(Some(Swap { hand, face_up }));
+            }
+        }
+        let best = self.search(view, options.len(), |s, j, _| s.apply_swap(view.seat, options[j], &mut NoObserver), rng);
+        options[best]
+    }
+
+    fn act(&self, view: &View, legal: &[Action], rng: &mut SimRng) -> Action {
+        legal[self.search(view, legal.len(), |s, j, rng| s.apply(legal[j], rng, &mut NoObserver), rng)]
+    }
+}
