@@ -64,6 +64,15 @@ pub struct InvariantChecker {
 }
 
 impl InvariantChecker {
+    /// A checker for a game that starts from `s` (a hand-built position) rather than a deal.
+    pub fn starting_from(s: &State) -> InvariantChecker {
+        let mut c = InvariantChecker { out: s.out.len(), draw: s.draw.len(), ..Default::default() };
+        for (seat, p) in s.players[..s.n as usize].iter().enumerate() {
+            c.face_down[seat] = p.face_down.len();
+        }
+        c
+    }
+
     fn fail(&mut self, msg: String) {
         self.error.get_or_insert(msg);
     }

@@ -24,3 +24,6 @@ pub mod trace;
 pub mod view;
 
 pub use entry::{LoptiGame, LOPTI};
+
+#[cfg(test)]
+mod tests;

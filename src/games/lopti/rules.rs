@@ -167,17 +167,7 @@ pub fn legal_actions(d: &Decision, rules: &Rules) -> Actions {
 mod tests {
     use super::*;
     use crate::games::lopti::ranks::ranks_from;
-
-    /// A pile from §18 notation without brackets: plays separated by `|`, e.g. `"9|Q Q"`.
-    pub(crate) fn pile(text: &str) -> Pile {
-        let mut p = Pile::default();
-        for play in text.split('|').filter(|s| !s.trim().is_empty()) {
-            let cards = ranks_from(play).unwrap();
-            let r = cards.ranks().next().unwrap();
-            p.push(r, cards.len() as u8);
-        }
-        p
-    }
+    use crate::games::lopti::tests::pile;
 
     fn legal(pile_text: &str, play: &str) -> bool {
         legal_with(pile_text, play, &Rules::default())

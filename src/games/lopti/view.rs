@@ -27,7 +27,7 @@ pub struct SeatInfo {
 }
 
 /// The view of one player.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
     /// His seat.
     pub seat: u8,

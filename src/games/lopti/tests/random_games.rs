@@ -1,0 +1,99 @@
+//! Random games with random flags: every invariant after every action (LOPTI-INV-1..9),
+//! termination, determinism.
+
+use super::Recorder;
+use crate::games::lopti::config::{DrawTiming, Rules, SevenOnSeven, SwapOrder};
+use crate::games::lopti::invariants::{check_state, InvariantChecker};
+use crate::games::lopti::state::{play_round, State};
+use crate::games::lopti::strategies::{Burner, Lowest, Random, Strategy};
+use crate::rng::rng_from;
+use rand::RngExt;
+
+fn random_rules(rng: &mut crate::rng::SimRng) -> Rules {
+    Rules {
+        seven_on_seven: if rng.random() { SevenOnSeven::Free } else { SevenOnSeven::EqualMore },
+        draw_timing: if rng.random() { DrawTiming::EndOfTurn } else { DrawTiming::BeforeBonus },
+        empty_clear_bonus: rng.random(),
+        facedown_may_pickup: rng.random(),
+        bonus_optional: rng.random(),
+        swap_order: if rng.random() { SwapOrder::ClockwiseFromStarter } else { SwapOrder::Simultaneous },
+        play_for_rankings: rng.random(),
+        max_turns: 200_000,
+    }
+}
+
+#[test]
+fn invariants_hold_after_every_action_in_10000_random_games_per_player_count() {
+    for n in 2..=5u8 {
+        let mut flags = rng_from(n as u64);
+        let (mut capped, mut checks, mut turns) = (0, 0u64, 0u64);
+        for g in 0..10_000u64 {
+            let rules = random_rules(&mut flags);
+            let mut rec = Recorder { log: Vec::new(), inv: InvariantChecker::default() };
+            let mut s = State::deal(n, (g % n as u64) as u8, rules, g, &mut rec);
+            play_round(&mut s, &[&Random as &dyn Strategy; 5][..n as usize], &mut rng_from(g ^ 0xABCD), &mut rec);
+            if let Some(e) = &rec.inv.error {
+                panic!("{n} players, game {g}, {rules:?}: {e}");
+            }
+            capped += s.capped as u32;
+            checks += rec.inv.checks;
+            turns += s.counters.turns as u64;
+            let outs = if rules.play_for_rankings { n - 1 } else { 1 };
+            assert!(s.capped || s.finished >= outs, "LOPTI-WIN-4: the round ends when it should");
+            assert!(s.capped || s.winner.is_some(), "LOPTI-WIN-1: an uncapped game has a winner");
+            rec.log.clear();
+        }
+        assert_eq!(capped, 0, "{n} players: random games end without the cap");
+        assert!(checks > turns, "{n} players: invariants checked after every action ({checks} checks, {turns} turns)");
+    }
+}
+
+#[test]
+fn each_invariant_check_can_fail() {
+    let mut s = State::deal(3, 0, Rules::default(), 1, &mut crate::games::lopti::events::NoObserver);
+    s.phase = crate::games::lopti::state::Phase::Play;
+    assert!(check_state(&s).is_ok());
+    let broken: [(&str, fn(&mut State)); 7] = [
+        ("LOPTI-INV-1", |s| s.draw.remove(s.draw.nth(0), 1)),
+        ("LOPTI-INV-4", |s| {
+            let r = s.players[0].hand.nth(0);
+            s.players[0].hand.remove(r, 1);
+            s.pile.push(8, 1);
+            s.players[0].hand.add(r, 1);
+            s.draw.remove(8.min(s.draw.nth(0)), 0);
+        }),
+        ("LOPTI-INV-5", |s| s.run3 = 2),
+        ("LOPTI-INV-6", |s| s.obligation = Some(1)),
+        ("LOPTI-INV-7", |s| {
+            let r = s.players[0].face_up.nth(0);
+            s.players[0].face_up.remove(r, 1);
+            s.players[0].hand.add(r, 1);
+        }),
+        ("LOPTI-INV-8", |s| {
+            let r = s.draw.take_random(&mut rng_from(1));
+            s.players[0].hand.add(r, 1);
+        }),
+        ("LOPTI-INV-9", |s| s.out_mask = 1),
+    ];
+    for (id, breaker) in broken {
+        let mut b = s;
+        breaker(&mut b);
+        let e = check_state(&b).expect_err(id);
+        assert!(e.starts_with(id) || (id == "LOPTI-INV-4" && e.starts_with("LOPTI-INV-1")), "{id}: got {e}");
+    }
+}
+
+#[test]
+fn same_seeds_same_game_and_games_end_with_every_bot() {
+    let bots: [&dyn Strategy; 3] = [&Lowest, &Burner, &Random];
+    for seed in 0..200u64 {
+        let play = || {
+            let mut s = State::deal(3, 0, Rules::default(), seed, &mut crate::games::lopti::events::NoObserver);
+            play_round(&mut s, &bots, &mut rng_from(seed + 1), &mut crate::games::lopti::events::NoObserver);
+            (s.winner, s.capped, s.counters, s.players, s.finish)
+        };
+        let (a, b) = (play(), play());
+        assert_eq!(a, b, "same seeds, same game");
+        assert!(!a.1 && a.0.is_some(), "the game ends");
+    }
+}
