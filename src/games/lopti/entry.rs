@@ -111,3 +111,55 @@ impl TracedGame for LoptiGame {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::VecSink;
+    use std::collections::BTreeSet;
+
+    fn game(bots: &[&str], sets: &[&str]) -> Box<dyn TracedGame> {
+        let bots: Vec<BotSpec> = bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect();
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        LOPTI.build(&bots, &Settings::parse(&FLAGS, &sets).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn trace_is_the_same_game_and_logs_every_hookable_event_lopti_make_sim_1() {
+        let g = game(&["random", "lowest", "burner"], &["lopti.play_for_rankings=true", "lopti.bonus_optional=true"]);
+        let mut kinds = BTreeSet::new();
+        for d in 0..30u64 {
+            let mut sink = VecSink::default();
+            let traced = g.trace(&[0, 1, 2], d, d + 1, &mut sink);
+            assert_eq!(traced, g.play(&[0, 1, 2], d, d + 1), "the trace plays the same game as the runner");
+            assert_eq!(sink.0.last().map(|e| e.kind), Some("end"));
+            let turns = sink.0.iter().filter(|e| e.kind == "turn").count() as u64;
+            assert_eq!(turns, traced.metrics[0], "one turn event per counted turn");
+            kinds.extend(sink.0.iter().map(|e| e.kind));
+        }
+        // DEAL SWAP TURN_START PLAY(+BONUS_PLAY) PICKUP DRAW CLEAR FACEUP_TAKEOVER FACEDOWN_REVEAL PLAYER_OUT ROUND_END
+        for k in ["deal", "swap", "turn", "play", "bonus", "pickup", "draw", "clear", "takeover", "reveal", "out", "end", "obligation"] {
+            assert!(kinds.contains(k), "LOPTI-MAKE-SIM-1: the engine emits `{k}` events for a session layer to hook");
+        }
+    }
+
+    #[test]
+    fn build_rejects_bad_bots_and_reads_the_flags() {
+        let bots = |names: &[&str]| names.iter().map(|b| BotSpec::parse(b).unwrap()).collect::<Vec<_>>();
+        let s = Settings::parse(&FLAGS, &[]).unwrap();
+        assert!(LOPTI.build(&bots(&["lowest"]), &s).is_err(), "LOPTI-DECK-1: at least 2 players");
+        assert!(LOPTI.build(&bots(&["lowest"; 6]), &s).is_err(), "LOPTI-DECK-1: at most 5 players");
+        let e = LOPTI.build(&bots(&["lowest", "clever"]), &s).err().unwrap();
+        assert!(e.contains("unknown strategy 'clever'") && e.contains("random, lowest, burner, mcts"), "{e}");
+        let g = game(&["lowest", "burner", "random", "lowest", "burner"], &[]);
+        assert_eq!((g.seats(), g.metrics().len()), (5, 3));
+    }
+
+    #[test]
+    fn records_are_reproducible_and_rotations_share_the_deal() {
+        let g = game(&["lowest", "mcts"], &["lopti.mcts_iterations=20"]);
+        let a = g.play(&[0, 1], 77, 5);
+        assert_eq!(a, g.play(&[0, 1], 77, 5), "same seeds, same record");
+        assert!(!a.capped && a.winner.is_some());
+    }
+}

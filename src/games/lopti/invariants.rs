@@ -123,10 +123,8 @@ impl Observer for InvariantChecker {
                 }
                 self.draw_at_turn_start = Some(s.draw.len());
             }
-            Event::Out { seat, .. } => {
-                if !self.last_was_legal_play || s.players[seat as usize].cards() != 0 {
-                    self.fail(format!("LOPTI-INV-9: P{seat} went out other than by a legal play emptying his zones"));
-                }
+            Event::Out { seat, .. } if !self.last_was_legal_play || s.players[seat as usize].cards() != 0 => {
+                self.fail(format!("LOPTI-INV-9: P{seat} went out other than by a legal play emptying his zones"));
             }
             _ => {}
         }
