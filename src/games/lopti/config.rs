@@ -51,7 +51,7 @@ pub static FLAGS: [FlagDef; 9] = [
     FlagDef {
         key: "lopti.mcts_iterations",
         kind: FlagKind::Int { min: 1, max: 1_000_000 },
-        default: "300",
+        default: "200",
         doc: "simulations per decision of the `mcts` strategy (not a rule)",
     },
     SIM_FLAGS[0],

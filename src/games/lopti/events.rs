@@ -143,8 +143,10 @@ pub enum Event {
     End {
         /// The first player out, if any.
         winner: Option<u8>,
-        /// The turn cap stopped the game.
+        /// The turn cap stopped the game, or a repeated position (`cycled`).
         capped: bool,
+        /// Deterministic bots repeated a position, so the game was stopped as capped.
+        cycled: bool,
         /// Turns played.
         turns: u32,
     },

@@ -80,7 +80,7 @@ pub struct Counters {
 }
 
 /// The whole state of a round (LOPTI-STATE-2).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     /// The rules in force.
     pub rules: Rules,
@@ -118,8 +118,11 @@ pub struct State {
     pub finished: u8,
     /// The first player out (LOPTI-WIN-1).
     pub winner: Option<u8>,
-    /// The turn cap stopped the game.
+    /// The turn cap stopped the game (or a repeated position, see `cycled`).
     pub capped: bool,
+    /// The game was stopped as capped because deterministic bots repeated a position,
+    /// which they would do forever.
+    pub cycled: bool,
     /// Metric counts.
     pub counters: Counters,
 }
@@ -175,6 +178,7 @@ impl State {
             finished: 0,
             winner: None,
             capped: false,
+            cycled: false,
             counters: Counters::default(),
         };
         for seat in 0..n {
@@ -316,6 +320,7 @@ impl State {
             // Search asks who goes out next from here.
             winner: None,
             capped: false,
+            cycled: false,
             counters: Counters::default(),
         }
     }
@@ -536,6 +541,13 @@ impl State {
         self.takeover(p, obs);
     }
 
+    /// Stops a game that deterministic bots would repeat forever, as capped.
+    fn stop_cycle<O: Observer>(&mut self, obs: &mut O) {
+        self.capped = true;
+        self.cycled = true;
+        self.finish_round(obs);
+    }
+
     fn finish_round<O: Observer>(&mut self, obs: &mut O) {
         if self.rules.play_for_rankings && !self.capped {
             if let Some(last) = (0..self.n).find(|&s| !self.is_out(s)) {
@@ -544,13 +556,44 @@ impl State {
             }
         }
         self.phase = Phase::Over;
-        obs.event(self, Event::End { winner: self.winner, capped: self.capped, turns: self.counters.turns });
+        obs.event(self, Event::End { winner: self.winner, capped: self.capped, cycled: self.cycled, turns: self.counters.turns });
+    }
+}
+
+/// Detects a repeated position at turn starts with Brent's algorithm (constant memory).
+/// A position that repeats under bots that neither use randomness nor see anything
+/// beyond it repeats forever: no draw or reveal can have happened in between, since the
+/// draw pile and the face-down cards only shrink.
+#[derive(Default)]
+struct CycleCheck {
+    saved: Option<State>,
+    power: u32,
+    steps: u32,
+}
+
+impl CycleCheck {
+    fn repeats(&mut self, state: &State) -> bool {
+        let mut now = *state;
+        now.counters = Counters::default();
+        if self.saved == Some(now) {
+            return true;
+        }
+        self.steps += 1;
+        if self.steps >= self.power {
+            self.saved = Some(now);
+            self.power = (self.power * 2).max(1);
+            self.steps = 0;
+        }
+        false
     }
 }
 
 /// Plays a dealt round to its end: the setup swaps in the order `lopti.swap_order` says,
 /// then turns until someone goes out (or the cap). `bots[s]` decides for seat `s` from
 /// its [`View`] only. Decisions with a single legal action are made without asking.
+/// When every bot is [`deterministic`](super::strategies::Strategy::deterministic), a
+/// position repeated at the start of a turn stops the game as capped (`cycled`): it would
+/// repeat forever.
 pub fn play_round<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], rng: &mut SimRng, obs: &mut O) {
     if state.phase == Phase::Setup {
         let mut pending = [None; MAX_SEATS];
@@ -569,7 +612,13 @@ pub fn play_round<O: Observer>(state: &mut State, bots: &[&dyn super::strategies
         }
         state.start_play(obs);
     }
+    let deterministic = bots.iter().all(|b| b.deterministic());
+    let mut cycle = CycleCheck::default();
     while state.phase == Phase::Play {
+        if deterministic && state.turn.first && !state.turn.bonus && cycle.repeats(state) {
+            state.stop_cycle(obs);
+            break;
+        }
         let view = state.view(state.current);
         let legal = view.legal_actions();
         let action = if legal.len() == 1 { legal[0] } else { bots[state.current as usize].act(&view, &legal, rng) };

@@ -101,12 +101,13 @@ fn describe(state: &State, ev: Event) -> (Option<usize>, &'static str, Value, St
             format!("takes the pile {cards} ({})", reason.name()),
         ),
         Event::Out { seat, place } => (Some(seat as usize), "out", json!({"place": place}), format!("is out in place {place}")),
-        Event::End { winner, capped, turns } => (
+        Event::End { winner, capped, cycled, turns } => (
             None,
             "end",
-            json!({"winner": winner, "capped": capped, "turns": turns, "pickups": state.counters.pickups,
+            json!({"winner": winner, "capped": capped, "cycled": cycled, "turns": turns, "pickups": state.counters.pickups,
                    "clears": state.counters.clears, "finish": state.finish[..state.finished as usize]}),
             match (capped, winner) {
+                (true, _) if cycled => format!("capped after {turns} turns: the bots repeat a position forever"),
                 (true, _) => format!("capped after {turns} turns"),
                 (false, Some(w)) => format!("P{w} wins after {turns} turns"),
                 (false, None) => format!("no winner after {turns} turns"),

@@ -31,6 +31,10 @@ impl Strategy for Burner {
         strong_face_up_swap(view)
     }
 
+    fn deterministic(&self) -> bool {
+        true
+    }
+
     fn act(&self, view: &View, legal: &[Action], _: &mut SimRng) -> Action {
         let counts_as_clear = |c: ClearCause| c != ClearCause::ThreeRun || !view.pile.is_empty() || view.rules.empty_clear_bonus;
         legal

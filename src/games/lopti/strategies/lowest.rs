@@ -23,6 +23,10 @@ impl Strategy for Lowest {
         strong_face_up_swap(view)
     }
 
+    fn deterministic(&self) -> bool {
+        true
+    }
+
     fn act(&self, _: &View, legal: &[Action], _: &mut SimRng) -> Action {
         lowest_choice(legal)
     }

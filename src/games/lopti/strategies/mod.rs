@@ -26,6 +26,11 @@ pub trait Strategy: Sync {
     fn swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap>;
     /// One of `legal` (never empty; in the order `cardsim legal lopti` prints).
     fn act(&self, view: &View, legal: &[Action], rng: &mut SimRng) -> Action;
+    /// True if `swap` and `act` never use the generator and depend only on the view; a
+    /// game among such bots that repeats a position is stopped (it would never end).
+    fn deterministic(&self) -> bool {
+        false
+    }
 }
 
 /// Bot parameters that come from flags rather than from the strategy name.

@@ -117,3 +117,38 @@ fn same_seeds_same_game_and_games_end_with_every_bot() {
         assert!(!a.1 && a.0.is_some(), "the game ends");
     }
 }
+
+/// `lowest`, declared non-deterministic so the engine does not look for cycles.
+struct Undeclared;
+
+impl Strategy for Undeclared {
+    fn swap(&self, view: &crate::games::lopti::view::View, rng: &mut crate::rng::SimRng) -> Option<crate::games::lopti::state::Swap> {
+        Lowest.swap(view, rng)
+    }
+    fn act(&self, view: &crate::games::lopti::view::View, legal: &[crate::games::lopti::rules::Action], rng: &mut crate::rng::SimRng) -> crate::games::lopti::rules::Action {
+        Lowest.act(view, legal, rng)
+    }
+}
+
+#[test]
+fn repeated_positions_of_deterministic_bots_stop_the_game() {
+    let rules = Rules { max_turns: 3000, ..Rules::default() };
+    let play = |bots: &[&dyn Strategy], seed: u64| {
+        let mut s = State::deal(2, 0, rules, seed, &mut crate::games::lopti::events::NoObserver);
+        play_round(&mut s, bots, &mut rng_from(seed), &mut crate::games::lopti::events::NoObserver);
+        s
+    };
+    let mut found = 0;
+    for seed in 0..1500 {
+        let fast = play(&[&Lowest, &Lowest], seed);
+        let slow = play(&[&Undeclared, &Undeclared], seed);
+        if fast.cycled {
+            found += 1;
+            assert!(fast.capped && fast.counters.turns < 3000, "stopped early as capped");
+            assert!(slow.capped && !slow.cycled && slow.counters.turns == 3000, "without the check it runs into the cap");
+        } else {
+            assert_eq!((fast.winner, fast.counters), (slow.winner, slow.counters), "the check changes nothing else");
+        }
+    }
+    assert!(found > 0, "some lowest-vs-lowest deals cycle");
+}
