@@ -3,8 +3,12 @@
 
 use crate::settings::{FlagDef, FlagKind, Settings, BOOL, SIM_FLAGS};
 
-/// Every flag Lopti accepts: the base-game decisions of lopti.md §20, the `mcts`
-/// iteration budget, and the shared simulation cap (used as the turn cap).
+/// How many of [`FLAGS`], from the first, are rules (the rest are bot and harness limits).
+const RULE_FLAGS: usize = 7;
+
+/// Every flag Lopti accepts: the base-game decisions of lopti.md §20 (the first
+/// [`RULE_FLAGS`]), the `mcts` iteration budget, and the shared simulation cap (used as
+/// the turn cap).
 pub static FLAGS: [FlagDef; 9] = [
     FlagDef {
         key: "lopti.seven_on_seven",
@@ -144,11 +148,11 @@ impl Rules {
     /// `rules` object of a position query). Errors name the key and the valid values.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         let full = format!("lopti.{key}");
-        let def = FLAGS
+        let def = FLAGS[..RULE_FLAGS]
             .iter()
-            .find(|d| d.key == full && d.key != "lopti.mcts_iterations")
+            .find(|d| d.key == full)
             .ok_or_else(|| {
-                let keys: Vec<&str> = FLAGS[..7].iter().map(|d| &d.key["lopti.".len()..]).collect();
+                let keys: Vec<&str> = FLAGS[..RULE_FLAGS].iter().map(|d| &d.key["lopti.".len()..]).collect();
                 format!("rules.{key}: unknown rule; valid rules: {}", keys.join(", "))
             })?;
         let settings = Settings::parse(&FLAGS, &[format!("{full}={value}")])

@@ -69,12 +69,6 @@ pub struct LoptiGame {
 }
 
 impl LoptiGame {
-    /// A game of `bots` (2 to 5) under `rules`.
-    pub fn new(rules: Rules, bots: Vec<Box<dyn Strategy>>) -> LoptiGame {
-        assert!((2..=MAX_SEATS).contains(&bots.len()), "Lopti needs 2 to 5 players (LOPTI-DECK-1)");
-        LoptiGame { rules, bots }
-    }
-
     /// Plays one round with seat 0 dealing and playing first, telling `obs` everything.
     pub fn run<O: Observer>(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, obs: &mut O) -> MatchRecord {
         let mut state = State::deal(self.bots.len() as u8, 0, self.rules, deal_seed, obs);

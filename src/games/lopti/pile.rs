@@ -28,10 +28,6 @@ impl Pile {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    /// Number of plays.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
     /// Every card in the pile.
     pub fn cards(&self) -> Ranks {
         self.cards

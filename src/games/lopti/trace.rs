@@ -2,6 +2,7 @@
 //! documented in `docs/lopti.md`).
 
 use super::events::{Event, Observer};
+use super::pile::Pile;
 use super::ranks::{rank_name, Ranks};
 use super::state::State;
 use crate::trace::{TraceEvent, TraceSink};
@@ -21,6 +22,11 @@ impl<'a> TraceObserver<'a> {
 
 fn names(r: Ranks) -> Value {
     json!(r.names())
+}
+
+/// The pile as in a position query: plays bottom to top, e.g. `[["9"], ["Q","Q"]]`.
+fn pile_json(pile: &Pile) -> Value {
+    pile.plays().map(|(r, n)| vec![rank_name(r); n as usize]).collect()
 }
 
 fn cards_text(rank: u8, count: u8) -> String {
@@ -47,7 +53,7 @@ fn describe(state: &State, ev: Event) -> (Option<usize>, &'static str, Value, St
             (
                 Some(seat as usize),
                 "turn",
-                json!({"turn": turn, "pile": format!("{:?}", state.pile), "run3": state.run3,
+                json!({"turn": turn, "pile": pile_json(&state.pile), "run3": state.run3,
                        "obligation": state.obligation == Some(seat), "hand": names(p.hand),
                        "face_up": names(p.face_up), "face_down": p.face_down.len(), "draw_pile": state.draw.len()}),
                 format!(

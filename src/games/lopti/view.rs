@@ -75,14 +75,4 @@ impl View {
         let d = Decision { hand: self.hand, face_down: self.face_down, pile: &self.pile, obligated: self.obligated, bonus: self.bonus };
         legal_actions(&d, &self.rules)
     }
-    /// The next seat clockwise after `seat` that is not out.
-    pub fn next_active(&self, seat: u8) -> u8 {
-        let mut s = seat;
-        loop {
-            s = (s + 1) % self.players;
-            if !self.seats[s as usize].out || s == seat {
-                return s;
-            }
-        }
-    }
 }
