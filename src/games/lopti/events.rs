@@ -152,9 +152,10 @@ pub enum Event {
     },
 }
 
-/// Receives every event of a game, with the state just after it.
+/// Receives every event of a game, with the state at that moment.
 pub trait Observer {
-    /// Called for each event, in order.
+    /// Called for each event, in order. A `Play` is reported when its cards have left the
+    /// player's zone and before they are resolved (the `Obligation` or `Clear` follows).
     fn event(&mut self, state: &State, ev: Event);
     /// Called after each action (swap phase, play, pick-up, pass) has been fully resolved,
     /// including its draw and face-up takeover: the points where LOPTI-INV-* hold.
