@@ -20,13 +20,13 @@ use serde_json::{Map, Value};
 
 const FIELDS: [&str; 10] = ["players", "hand", "face_up", "face_down", "pile", "run3", "obligation", "draw_pile", "bonus", "rules"];
 
-fn int(obj: &Map<String, Value>, key: &str, default: Option<u64>, max: u64) -> Result<u64, String> {
+fn int(obj: &Map<String, Value>, key: &str, default: Option<u64>, min: u64, max: u64) -> Result<u64, String> {
     match obj.get(key) {
         None => default.ok_or_else(|| format!("{key}: missing (required field)")),
         Some(v) => v
             .as_u64()
-            .filter(|&x| x <= max)
-            .ok_or_else(|| format!("{key}: expected a whole number from 0 to {max}, got {v}")),
+            .filter(|x| (min..=max).contains(x))
+            .ok_or_else(|| format!("{key}: expected a whole number from {min} to {max}, got {v}")),
     }
 }
 
@@ -110,19 +110,16 @@ pub fn parse_position(text: &str) -> Result<View, String> {
     if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(format!("{k}: unknown field; known fields: {}", FIELDS.join(", ")));
     }
-    let players = int(obj, "players", None, MAX_SEATS as u64)?;
-    if players < 2 {
-        return Err(format!("players: Lopti has 2 to 5 players, got {players}"));
-    }
+    let players = int(obj, "players", None, 2, MAX_SEATS as u64)?;
     let rules = rules(obj.get("rules"))?;
     let mut hand = cards(obj.get("hand"), "hand")?;
     let mut face_up = cards(obj.get("face_up"), "face_up")?;
-    let face_down = int(obj, "face_down", None, 3)? as u8;
+    let face_down = int(obj, "face_down", None, 0, 3)? as u8;
     let pile = pile(obj.get("pile"), &rules)?;
-    let run3 = int(obj, "run3", Some(0), 3)? as u8;
+    let run3 = int(obj, "run3", Some(0), 0, 3)? as u8;
     let obligated = boolean(obj, "obligation")?;
     let max_draw = 52 - 9 * players;
-    let draw_pile = int(obj, "draw_pile", Some(0), max_draw)? as u8;
+    let draw_pile = int(obj, "draw_pile", Some(0), 0, max_draw)? as u8;
     let bonus = boolean(obj, "bonus")?;
 
     if !matches!(face_up.len(), 0 | 3) {
