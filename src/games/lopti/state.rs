@@ -60,7 +60,7 @@ pub struct TurnState {
 }
 
 /// A setup swap: one hand card for one face-up card (LOPTI-SETUP-4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swap {
     /// Rank of the hand card that goes face-up.
     pub hand: Rank,

@@ -54,10 +54,15 @@ pub const ENTRY: Registered = Registered {
         name: "mcts",
         about: "determinized Monte Carlo search, UCB1 over its options, noisy `lowest` playouts (budget: lopti.mcts_iterations)",
     },
-    build: |p: &Params| Box::new(Mcts { iterations: p.mcts_iterations }),
+    build: |p: &Params| Box::new(Mcts::new(p.mcts_iterations)),
 };
 
 impl Mcts {
+    /// A search with `iterations` simulations per decision.
+    pub fn new(iterations: u32) -> Mcts {
+        Mcts { iterations }
+    }
+
     /// The index of the best of `k` candidates; `apply(state, j, rng)` makes candidate `j`
     /// in a determinized state.
     fn search(&self, view: &View, k: usize, apply: impl Fn(&mut State, usize, &mut SimRng), rng: &mut SimRng) -> usize {

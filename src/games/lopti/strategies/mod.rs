@@ -102,3 +102,69 @@ fn lowest_choice(legal: &[Action]) -> Action {
     let fallback = [Action::Blind, Action::Pickup];
     fallback.into_iter().find(|a| legal.contains(a)).unwrap_or(legal[0])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::lopti::tests::table;
+    use crate::rng::rng_from;
+
+    fn decide(bot: &dyn Strategy, view: &View) -> String {
+        bot.act(view, &view.legal_actions(), &mut rng_from(1)).to_string()
+    }
+
+    #[test]
+    fn random_is_uniform_over_the_legal_lines_and_the_ten_setup_options() {
+        let t = table(2).pile("8").hand(0, "9 9 K 2").down(1, "4").start();
+        let view = t.st.view(0);
+        let legal = view.legal_actions();
+        let mut rng = rng_from(3);
+        let mut counts = vec![0u32; legal.len()];
+        for _ in 0..60_000 {
+            let a = Random.act(&view, &legal, &mut rng);
+            counts[legal.iter().position(|&l| l == a).unwrap()] += 1;
+        }
+        let expected = 60_000 / legal.len() as u32;
+        assert!(counts.iter().all(|&c| c.abs_diff(expected) < expected / 20), "{counts:?} over {legal:?}");
+        let mut setup = table(2).hand(0, "4 9 A").up(0, "K 5 8").down(0, "2 2 2").down(1, "4").start();
+        setup.st.phase = crate::games::lopti::state::Phase::Setup;
+        let view = setup.st.view(0);
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..50_000 {
+            *seen.entry(Random.swap(&view, &mut rng)).or_insert(0u32) += 1;
+        }
+        assert_eq!(seen.len(), 10, "no swap and nine distinct swaps");
+        assert!(seen.values().all(|&c| c.abs_diff(5_000) < 400), "{seen:?}");
+    }
+
+    #[test]
+    fn lowest_sheds_low_ordinary_cards_and_saves_specials() {
+        let t = table(2).pile("5").hand(0, "2 7 9 9 K").down(1, "4").start();
+        assert_eq!(decide(&Lowest, &t.st.view(0)), "play 9 x2");
+        let t = table(2).pile("K").hand(0, "2 7 9 10").down(1, "4").start();
+        assert_eq!(decide(&Lowest, &t.st.view(0)), "play 2 x1", "a special only when no ordinary play is legal");
+        let t = table(2).pile("K").run3(1).obliged(0).hand(0, "9").down(1, "4").start();
+        assert_eq!(decide(&Lowest, &t.st.view(0)), "pickup");
+    }
+
+    #[test]
+    fn burner_clears_when_it_can() {
+        let t = table(2).pile("5|6 6").hand(0, "6 6 10 8").down(1, "4").start();
+        assert_eq!(decide(&Burner, &t.st.view(0)), "play 6 x2", "completing four before spending a 10");
+        let t = table(2).pile("5").hand(0, "10 8").down(1, "4").start();
+        assert_eq!(decide(&Burner, &t.st.view(0)), "play 10 x1");
+        let t = table(2).pile("5").hand(0, "8 9").down(1, "4").start();
+        assert_eq!(decide(&Burner, &t.st.view(0)), "play 8 x1", "otherwise like lowest");
+    }
+
+    #[test]
+    fn mcts_takes_the_winning_play_and_swaps() {
+        let bot = Mcts::new(100);
+        let t = table(2).pile("8").hand(0, "9").hand(1, "5 6 A").down(1, "4 4 4").draw("J J").start();
+        assert_eq!(decide(&bot, &t.st.view(0)), "play 9 x1", "going out beats taking the pile");
+        let mut s = table(2).hand(0, "4 9 A").up(0, "K 5 8").down(0, "2 2 2").hand(1, "6 6 6").up(1, "7 7 7").down(1, "J J J").start();
+        s.st.phase = crate::games::lopti::state::Phase::Setup;
+        let swap = bot.swap(&s.st.view(0), &mut rng_from(4));
+        assert!(swap.is_none_or(|w| s.st.players[0].hand.count(w.hand) > 0 && s.st.players[0].face_up.count(w.face_up) > 0));
+    }
+}
