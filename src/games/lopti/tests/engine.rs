@@ -391,3 +391,26 @@ fn the_first_out_is_the_only_winner_lopti_win_4() {
     t.act("play 9 x1");
     assert_eq!((t.st.winner, t.st.phase, turn_started(&t.events())), (Some(0), Phase::Play, Some(1)), "LOPTI-WIN-4: rankings go on");
 }
+
+#[test]
+fn determinization_is_consistent_with_the_view() {
+    use crate::games::lopti::invariants::check_state;
+    use rand::RngExt;
+    let mut rng = rng_from(11);
+    for g in 0..200u64 {
+        let rules = Rules { play_for_rankings: g % 2 == 0, ..Rules::default() };
+        let mut s = State::deal(2 + (g % 4) as u8, 0, rules, g, &mut NoObserver);
+        let setup = s.view(1);
+        let det = State::determinize(&setup, &mut rng);
+        assert_eq!(det.view(1), setup, "setup view");
+        s.start_play(&mut NoObserver);
+        while s.phase == Phase::Play {
+            let view = s.view(s.current);
+            let det = State::determinize(&view, &mut rng);
+            assert_eq!(det.view(s.current), view, "the determinized state shows the same view");
+            check_state(&det).expect("the determinized state is a legal state");
+            let legal = view.legal_actions();
+            s.apply(legal[rng.random_range(0..legal.len())], &mut rng, &mut NoObserver);
+        }
+    }
+}
