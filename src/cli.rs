@@ -1,4 +1,4 @@
-//! The command-line interface: `match`, `trace`, `list`.
+//! The command-line interface: `match`, `trace`, `run`, `list`, `legal`.
 
 use crate::bot::BotSpec;
 use crate::games::{self, GameEntry};
@@ -37,6 +37,17 @@ enum Command {
     Run(RunArgs),
     /// List games, strategies, reaction presets and variant flags with their defaults.
     List,
+    /// Print the legal actions of a position given as JSON, one per line (Lopti).
+    Legal(LegalArgs),
+}
+
+#[derive(Args, Debug)]
+struct LegalArgs {
+    /// Game of the position (only `lopti` has a position query).
+    game: String,
+    /// JSON file with the acting player's view, or `-` for stdin (see docs/lopti.md).
+    #[arg(long, value_name = "FILE|-")]
+    position: String,
 }
 
 #[derive(Args, Debug)]
@@ -118,7 +129,22 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Trace(a) => run_trace(a),
         Command::Run(a) => run_experiment(a),
         Command::List => list(&mut std::io::stdout()).map_err(|e| e.to_string()),
+        Command::Legal(a) => run_legal(a),
     }
+}
+
+fn run_legal(a: LegalArgs) -> Result<(), String> {
+    if games::find(&a.game)?.name() != "lopti" {
+        return Err(format!("legal: no position query for {}; only lopti has one", a.game));
+    }
+    let text = if a.position == "-" {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("--position -: cannot read stdin: {e}"))?
+    } else {
+        std::fs::read_to_string(&a.position).map_err(|e| format!("--position {}: cannot read: {e}", a.position))?
+    };
+    let lines = games::lopti::position::legal_lines(&text)?;
+    let mut out = std::io::stdout().lock();
+    lines.iter().try_for_each(|l| writeln!(out, "{l}")).map_err(|e| e.to_string())
 }
 
 /// A game with its bots and flags, checked and ready to run.

@@ -5,6 +5,8 @@ use crate::runner::{MatchGame, MetricDef};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 
+pub mod lopti;
+
 /// A strategy a game offers, for `cardsim list`.
 #[derive(Clone, Copy, Debug)]
 pub struct StrategyInfo {
@@ -59,7 +61,7 @@ pub mod spit;
 
 /// Every game, in the order `cardsim list` shows them.
 pub fn registry() -> Vec<&'static dyn GameEntry> {
-    vec![&spit::SPIT, &speed::SPEED]
+    vec![&spit::SPIT, &speed::SPEED, &lopti::LOPTI]
 }
 
 /// Finds a game by name, or says which names exist.

@@ -1,0 +1,159 @@
+//! Lopti as the command line and the runner see it: [`LOPTI`] and the runnable game.
+
+use super::config::{Rules, FLAGS};
+use super::events::{NoObserver, Observer};
+use super::state::{play_round, State};
+use super::strategies::{self, Params, Strategy};
+use super::trace::TraceObserver;
+use crate::bot::BotSpec;
+use crate::games::{check_bots, GameEntry, StrategyInfo, TracedGame};
+use crate::rng::rng_from;
+use crate::runner::{MatchGame, MatchRecord, MetricDef, MAX_METRICS, MAX_SEATS};
+use crate::settings::{FlagDef, Settings};
+use crate::trace::TraceSink;
+use arrayvec::ArrayVec;
+
+/// Per-game metrics, in [`MatchRecord::metrics`] order.
+static METRICS: [MetricDef; 3] = [
+    MetricDef { name: "turns", scale: 1, doc: "turns in the game (a turn is one player's turn, its bonus plays included)" },
+    MetricDef { name: "pickups", scale: 1, doc: "times a player took the play pile" },
+    MetricDef { name: "clears", scale: 1, doc: "times the play pile was cleared (10, four of a kind, four 3s)" },
+];
+
+/// The Lopti registry entry.
+pub struct LoptiEntry;
+
+/// Lopti, for `games::registry()`.
+pub static LOPTI: LoptiEntry = LoptiEntry;
+
+impl GameEntry for LoptiEntry {
+    fn name(&self) -> &'static str {
+        "lopti"
+    }
+    fn about(&self) -> &'static str {
+        "shedding game with 2 (reset), 3 (pass on), 7 (play low) and 10 (clear); first player out wins"
+    }
+    fn players(&self) -> (usize, usize) {
+        (2, MAX_SEATS)
+    }
+    fn real_time(&self) -> bool {
+        false
+    }
+    fn flags(&self) -> &'static [FlagDef] {
+        &FLAGS
+    }
+    fn strategies(&self) -> Vec<StrategyInfo> {
+        strategies::REGISTRY.iter().map(|r| r.info).collect()
+    }
+    fn default_bots(&self) -> &'static [&'static str] {
+        &["lowest", "burner", "random"]
+    }
+    fn metrics(&self) -> &'static [MetricDef] {
+        &METRICS
+    }
+    fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
+        check_bots(self, bots)?;
+        let params = Params { mcts_iterations: settings.get_int("lopti.mcts_iterations") as u32 };
+        let bots = bots
+            .iter()
+            .map(|b| strategies::build(&b.strategy, &params).ok_or_else(|| format!("--bot {}: unknown strategy", b.label)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Box::new(LoptiGame { rules: Rules::from_settings(settings), bots }))
+    }
+}
+
+/// A Lopti match: bots and rules, ready to play deals.
+pub struct LoptiGame {
+    rules: Rules,
+    bots: Vec<Box<dyn Strategy>>,
+}
+
+impl LoptiGame {
+    /// Plays one round with seat 0 dealing and playing first, telling `obs` everything.
+    pub fn run<O: Observer>(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, obs: &mut O) -> MatchRecord {
+        let mut state = State::deal(self.bots.len() as u8, 0, self.rules, deal_seed, obs);
+        let bots: ArrayVec<&dyn Strategy, MAX_SEATS> = seat_bots.iter().map(|&b| &*self.bots[b]).collect();
+        play_round(&mut state, &bots, &mut rng_from(play_seed), obs);
+        let mut metrics = [0; MAX_METRICS];
+        metrics[0] = state.counters.turns as u64;
+        metrics[1] = state.counters.pickups as u64;
+        metrics[2] = state.counters.clears as u64;
+        MatchRecord { winner: if state.capped { None } else { state.winner }, capped: state.capped, metrics }
+    }
+}
+
+impl MatchGame for LoptiGame {
+    fn name(&self) -> &'static str {
+        "lopti"
+    }
+    fn seats(&self) -> usize {
+        self.bots.len()
+    }
+    fn metrics(&self) -> &'static [MetricDef] {
+        &METRICS
+    }
+    fn play(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64) -> MatchRecord {
+        self.run(seat_bots, deal_seed, play_seed, &mut NoObserver)
+    }
+}
+
+impl TracedGame for LoptiGame {
+    fn trace(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, sink: &mut dyn TraceSink) -> MatchRecord {
+        self.run(seat_bots, deal_seed, play_seed, &mut TraceObserver::new(sink))
+    }
+    fn as_match_game(&self) -> &dyn MatchGame {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::VecSink;
+    use std::collections::BTreeSet;
+
+    fn game(bots: &[&str], sets: &[&str]) -> Box<dyn TracedGame> {
+        let bots: Vec<BotSpec> = bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect();
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        LOPTI.build(&bots, &Settings::parse(&FLAGS, &sets).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn trace_is_the_same_game_and_logs_every_hookable_event_lopti_make_sim_1() {
+        let g = game(&["random", "lowest", "burner"], &["lopti.play_for_rankings=true", "lopti.bonus_optional=true"]);
+        let mut kinds = BTreeSet::new();
+        for d in 0..30u64 {
+            let mut sink = VecSink::default();
+            let traced = g.trace(&[0, 1, 2], d, d + 1, &mut sink);
+            assert_eq!(traced, g.play(&[0, 1, 2], d, d + 1), "the trace plays the same game as the runner");
+            assert_eq!(sink.0.last().map(|e| e.kind), Some("end"));
+            let turns = sink.0.iter().filter(|e| e.kind == "turn").count() as u64;
+            assert_eq!(turns, traced.metrics[0], "one turn event per counted turn");
+            kinds.extend(sink.0.iter().map(|e| e.kind));
+        }
+        // DEAL SWAP TURN_START PLAY(+BONUS_PLAY) PICKUP DRAW CLEAR FACEUP_TAKEOVER FACEDOWN_REVEAL PLAYER_OUT ROUND_END
+        for k in ["deal", "swap", "turn", "play", "bonus", "pickup", "draw", "clear", "takeover", "reveal", "out", "end", "obligation"] {
+            assert!(kinds.contains(k), "LOPTI-MAKE-SIM-1: the engine emits `{k}` events for a session layer to hook");
+        }
+    }
+
+    #[test]
+    fn build_rejects_bad_bots_and_reads_the_flags() {
+        let bots = |names: &[&str]| names.iter().map(|b| BotSpec::parse(b).unwrap()).collect::<Vec<_>>();
+        let s = Settings::parse(&FLAGS, &[]).unwrap();
+        assert!(LOPTI.build(&bots(&["lowest"]), &s).is_err(), "LOPTI-DECK-1: at least 2 players");
+        assert!(LOPTI.build(&bots(&["lowest"; 6]), &s).is_err(), "LOPTI-DECK-1: at most 5 players");
+        let e = LOPTI.build(&bots(&["lowest", "clever"]), &s).err().unwrap();
+        assert!(e.contains("unknown strategy 'clever'") && e.contains("random, lowest, burner, mcts"), "{e}");
+        let g = game(&["lowest", "burner", "random", "lowest", "burner"], &[]);
+        assert_eq!((g.seats(), g.metrics().len()), (5, 3));
+    }
+
+    #[test]
+    fn records_are_reproducible_and_rotations_share_the_deal() {
+        let g = game(&["lowest", "mcts"], &["lopti.mcts_iterations=20"]);
+        let a = g.play(&[0, 1], 77, 5);
+        assert_eq!(a, g.play(&[0, 1], 77, 5), "same seeds, same record");
+        assert!(!a.capped && a.winner.is_some());
+    }
+}

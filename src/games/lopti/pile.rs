@@ -1,0 +1,103 @@
+//! The play pile: an ordered list of plays, each one or more cards of one rank
+//! (LOPTI-STATE-2, LOPTI-STATE-3), stored inline so a game state stays `Copy`.
+
+use super::ranks::{rank_name, Rank, Ranks};
+use std::fmt;
+
+/// Most plays a pile can hold: it never holds a 3 or a 10 (LOPTI-INV-4), so at most
+/// 44 cards, each play at least one card.
+pub const MAX_PLAYS: usize = 44;
+
+/// The play pile, bottom to top.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Pile {
+    /// Play `i` packed as `rank | count << 4`.
+    plays: [u8; MAX_PLAYS],
+    len: u8,
+    cards: Ranks,
+}
+
+impl Default for Pile {
+    fn default() -> Self {
+        Pile { plays: [0; MAX_PLAYS], len: 0, cards: Ranks::EMPTY }
+    }
+}
+
+impl Pile {
+    /// True if the table is empty (LOPTI-STATE-3).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Every card in the pile.
+    pub fn cards(&self) -> Ranks {
+        self.cards
+    }
+    /// The plays, bottom to top, as `(rank, count)`.
+    pub fn plays(&self) -> impl Iterator<Item = (Rank, u8)> + '_ {
+        self.plays[..self.len as usize].iter().map(|&p| (p & 0xF, p >> 4))
+    }
+    /// The top play `(q, m)`, if any.
+    pub fn top(&self) -> Option<(Rank, u8)> {
+        self.len.checked_sub(1).map(|i| {
+            let p = self.plays[i as usize];
+            (p & 0xF, p >> 4)
+        })
+    }
+    /// The top run: consecutive cards of the top play's rank at the top of the pile,
+    /// counted across successive plays, whoever made them (LOPTI-STATE-3).
+    pub fn top_run(&self) -> u8 {
+        let Some((q, _)) = self.top() else { return 0 };
+        self.plays[..self.len as usize]
+            .iter()
+            .rev()
+            .take_while(|&&p| p & 0xF == q)
+            .map(|&p| p >> 4)
+            .sum()
+    }
+    /// Puts a play of `n` cards of rank `r` on top.
+    pub fn push(&mut self, r: Rank, n: u8) {
+        debug_assert!((1..=4).contains(&n));
+        self.plays[self.len as usize] = r | n << 4;
+        self.len += 1;
+        self.cards.add(r, n);
+    }
+    /// Empties the pile and returns its cards.
+    pub fn take(&mut self) -> Ranks {
+        let cards = self.cards;
+        *self = Pile::default();
+        cards
+    }
+}
+
+impl fmt::Debug for Pile {
+    /// Bottom to top in the notation of lopti.md §18, e.g. `[9][Q Q]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("[]");
+        }
+        for (r, n) in self.plays() {
+            write!(f, "[{}]", vec![rank_name(r); n as usize].join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_play_and_top_run_across_plays_lopti_state_3() {
+        let mut p = Pile::default();
+        assert!(p.is_empty() && p.top().is_none() && p.top_run() == 0, "LOPTI-STATE-3: empty table");
+        p.push(7, 3); // 9 9 9
+        p.push(3, 1); // 5
+        p.push(3, 2); // 5 5
+        assert_eq!(p.top(), Some((3, 2)), "LOPTI-STATE-3: the top play is the last one");
+        assert_eq!(p.top_run(), 3, "LOPTI-STATE-3: the run counts across successive plays of one rank");
+        assert_eq!(format!("{p:?}"), "[9 9 9][5][5 5]");
+        assert_eq!(p.cards().len(), 6);
+        assert_eq!(p.take().len(), 6);
+        assert!(p.is_empty());
+    }
+}

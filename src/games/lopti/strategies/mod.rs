@@ -1,0 +1,166 @@
+//! Lopti bots. Each sees only its player's [`View`]; adding one is a new file here and
+//! one line in [`REGISTRY`].
+
+mod burner;
+mod lowest;
+mod mcts;
+mod random;
+
+use super::ranks::{is_special, Rank, SEVEN, TEN, THREE, TWO};
+use super::rules::Action;
+use super::state::Swap;
+use super::view::View;
+use crate::games::StrategyInfo;
+use crate::rng::SimRng;
+
+pub use burner::Burner;
+pub use lowest::Lowest;
+pub use mcts::Mcts;
+pub use random::Random;
+
+/// A Lopti policy.
+pub trait Strategy: Sync {
+    /// The setup decision (LOPTI-SETUP-4): `None` keeps the deal, `Some` swaps one hand
+    /// card for one face-up card.
+    fn swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap>;
+    /// One of `legal` (never empty; in the order `cardsim legal lopti` prints).
+    fn act(&self, view: &View, legal: &[Action], rng: &mut SimRng) -> Action;
+    /// True if `swap` and `act` never use the generator and depend only on the view; a
+    /// game among such bots that repeats a position is stopped (it would never end).
+    fn deterministic(&self) -> bool {
+        false
+    }
+}
+
+/// Bot parameters that come from flags rather than from the strategy name.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// `lopti.mcts_iterations`.
+    pub mcts_iterations: u32,
+}
+
+/// A strategy in the registry: its description and how to build it.
+pub struct Registered {
+    /// Name and one-line description.
+    pub info: StrategyInfo,
+    /// Builds the bot.
+    pub build: fn(&Params) -> Box<dyn Strategy>,
+}
+
+/// Every Lopti strategy, in the order `cardsim list` shows them.
+pub static REGISTRY: [Registered; 4] = [random::ENTRY, lowest::ENTRY, burner::ENTRY, mcts::ENTRY];
+
+/// Builds the strategy called `name`.
+pub fn build(name: &str, params: &Params) -> Option<Box<dyn Strategy>> {
+    REGISTRY.iter().find(|r| r.info.name == name).map(|r| (r.build)(params))
+}
+
+/// How useful a card is late in the round, when face-up cards are played: specials
+/// above aces, the 10 and 2 best.
+fn late_value(r: Rank) -> u8 {
+    match r {
+        TEN => 16,
+        TWO => 15,
+        SEVEN => 14,
+        THREE => 13,
+        _ => r,
+    }
+}
+
+/// The setup swap of the simple bots: move the most useful hand card face-up in exchange
+/// for the least useful face-up card, if that improves the face-up cards.
+fn strong_face_up_swap(view: &View) -> Option<Swap> {
+    let give = view.hand.ranks().max_by_key(|&r| late_value(r))?;
+    let take = view.face_up.ranks().min_by_key(|&r| late_value(r))?;
+    (late_value(give) > late_value(take)).then_some(Swap { hand: give, face_up: take })
+}
+
+/// Order in which the simple bots spend special cards when no ordinary play is legal.
+const SPECIALS_CHEAPEST_FIRST: [Rank; 4] = [TWO, SEVEN, THREE, TEN];
+
+/// The `lowest` policy: the lowest ordinary rank it may play, all such cards; else one
+/// special card (2, 7, 3, then 10); else reveal a face-down card; else take the pile.
+/// It never declines a bonus play.
+fn lowest_choice(legal: &[Action]) -> Action {
+    let plays = || legal.iter().filter_map(|a| match *a {
+        Action::Play { rank, count } => Some((rank, count)),
+        _ => None,
+    });
+    if let Some((rank, _)) = plays().filter(|&(r, _)| !is_special(r)).min_by_key(|&(r, _)| r) {
+        let count = plays().filter(|&(r, _)| r == rank).map(|(_, n)| n).max().unwrap_or(1);
+        return Action::Play { rank, count };
+    }
+    for special in SPECIALS_CHEAPEST_FIRST {
+        if let Some((rank, count)) = plays().filter(|&(r, _)| r == special).min_by_key(|&(_, n)| n) {
+            return Action::Play { rank, count };
+        }
+    }
+    let fallback = [Action::Blind, Action::Pickup];
+    fallback.into_iter().find(|a| legal.contains(a)).unwrap_or(legal[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::lopti::tests::table;
+    use crate::rng::rng_from;
+
+    fn decide(bot: &dyn Strategy, view: &View) -> String {
+        bot.act(view, &view.legal_actions(), &mut rng_from(1)).to_string()
+    }
+
+    #[test]
+    fn random_is_uniform_over_the_legal_lines_and_the_ten_setup_options() {
+        let t = table(2).pile("8").hand(0, "9 9 K 2").down(1, "4").start();
+        let view = t.st.view(0);
+        let legal = view.legal_actions();
+        let mut rng = rng_from(3);
+        let mut counts = vec![0u32; legal.len()];
+        for _ in 0..60_000 {
+            let a = Random.act(&view, &legal, &mut rng);
+            counts[legal.iter().position(|&l| l == a).unwrap()] += 1;
+        }
+        let expected = 60_000 / legal.len() as u32;
+        assert!(counts.iter().all(|&c| c.abs_diff(expected) < expected / 20), "{counts:?} over {legal:?}");
+        let mut setup = table(2).hand(0, "4 9 A").up(0, "K 5 8").down(0, "2 2 2").down(1, "4").start();
+        setup.st.phase = crate::games::lopti::state::Phase::Setup;
+        let view = setup.st.view(0);
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..50_000 {
+            *seen.entry(Random.swap(&view, &mut rng)).or_insert(0u32) += 1;
+        }
+        assert_eq!(seen.len(), 10, "no swap and nine distinct swaps");
+        assert!(seen.values().all(|&c| c.abs_diff(5_000) < 400), "{seen:?}");
+    }
+
+    #[test]
+    fn lowest_sheds_low_ordinary_cards_and_saves_specials() {
+        let t = table(2).pile("5").hand(0, "2 7 9 9 K").down(1, "4").start();
+        assert_eq!(decide(&Lowest, &t.st.view(0)), "play 9 x2");
+        let t = table(2).pile("K").hand(0, "2 7 9 10").down(1, "4").start();
+        assert_eq!(decide(&Lowest, &t.st.view(0)), "play 2 x1", "a special only when no ordinary play is legal");
+        let t = table(2).pile("K").run3(1).obliged(0).hand(0, "9").down(1, "4").start();
+        assert_eq!(decide(&Lowest, &t.st.view(0)), "pickup");
+    }
+
+    #[test]
+    fn burner_clears_when_it_can() {
+        let t = table(2).pile("5|6 6").hand(0, "6 6 10 8").down(1, "4").start();
+        assert_eq!(decide(&Burner, &t.st.view(0)), "play 6 x2", "completing four before spending a 10");
+        let t = table(2).pile("5").hand(0, "10 8").down(1, "4").start();
+        assert_eq!(decide(&Burner, &t.st.view(0)), "play 10 x1");
+        let t = table(2).pile("5").hand(0, "8 9").down(1, "4").start();
+        assert_eq!(decide(&Burner, &t.st.view(0)), "play 8 x1", "otherwise like lowest");
+    }
+
+    #[test]
+    fn mcts_takes_the_winning_play_and_swaps() {
+        let bot = Mcts::new(100);
+        let t = table(2).pile("8").hand(0, "9").hand(1, "5 6 A").down(1, "4 4 4").draw("J J").start();
+        assert_eq!(decide(&bot, &t.st.view(0)), "play 9 x1", "going out beats taking the pile");
+        let mut s = table(2).hand(0, "4 9 A").up(0, "K 5 8").down(0, "2 2 2").hand(1, "6 6 6").up(1, "7 7 7").down(1, "J J J").start();
+        s.st.phase = crate::games::lopti::state::Phase::Setup;
+        let swap = bot.swap(&s.st.view(0), &mut rng_from(4));
+        assert!(swap.is_none_or(|w| s.st.players[0].hand.count(w.hand) > 0 && s.st.players[0].face_up.count(w.face_up) > 0));
+    }
+}

@@ -1,0 +1,31 @@
+//! `random`: uniform choices, reproducible by other programs from `cardsim legal lopti`.
+
+use super::{Params, Registered, Strategy};
+use crate::games::lopti::rules::Action;
+use crate::games::lopti::state::Swap;
+use crate::games::lopti::view::View;
+use crate::games::StrategyInfo;
+use crate::rng::SimRng;
+use rand::RngExt;
+
+/// Picks uniformly: at setup among no swap and the nine (hand position, face-up position)
+/// swaps; at every decision among the lines `cardsim legal lopti` prints for its view.
+pub struct Random;
+
+/// Registry entry.
+pub const ENTRY: Registered = Registered {
+    info: StrategyInfo { name: "random", about: "uniform over no swap + the 9 swaps, then uniform over the legal action lines" },
+    build: |_: &Params| Box::new(Random),
+};
+
+impl Strategy for Random {
+    fn swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap> {
+        let (h, f) = (view.hand.len(), view.face_up.len());
+        let k = rng.random_range(0..1 + h * f);
+        (k > 0).then(|| Swap { hand: view.hand.nth((k - 1) / f), face_up: view.face_up.nth((k - 1) % f) })
+    }
+
+    fn act(&self, _: &View, legal: &[Action], rng: &mut SimRng) -> Action {
+        legal[rng.random_range(0..legal.len())]
+    }
+}
