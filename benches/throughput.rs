@@ -10,7 +10,12 @@ use std::time::Instant;
 
 fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    println!("size_of SpitState = {} bytes", std::mem::size_of::<cardsim::games::spit::state::SpitState>());
+    println!(
+        "state sizes: spit {} bytes, speed {} bytes, lopti {} bytes",
+        std::mem::size_of::<cardsim::games::spit::state::SpitState>(),
+        std::mem::size_of::<cardsim::games::speed::state::SpeedState>(),
+        std::mem::size_of::<cardsim::games::lopti::state::State>()
+    );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     for entry in registry() {
         if filter.as_deref().is_some_and(|f| f != entry.name()) {

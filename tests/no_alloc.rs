@@ -1,5 +1,6 @@
 //! No heap allocation happens while a match runs (design notes section 4): a counting
-//! global allocator watches `MatchGame::play` for every real-time game.
+//! global allocator watches `MatchGame::play` for every game and every strategy; and
+//! the game states are small `Copy` values.
 
 use cardsim::bot::BotSpec;
 use cardsim::games::registry;
@@ -42,19 +43,31 @@ fn matches_do_not_allocate() {
     assert!(ALLOCATIONS.load(Ordering::Relaxed) > before, "the counting allocator is not in use");
 
     for entry in registry() {
-        let (lo, _) = entry.players();
+        // Every strategy of the game plays, at as many seats as the game allows.
         let names: Vec<String> = entry.strategies().iter().map(|s| s.name.to_string()).collect();
-        let specs: Vec<BotSpec> = (0..lo).map(|i| BotSpec::parse(&names[i % names.len()]).unwrap()).collect();
+        let (lo, hi) = entry.players();
+        let seats = names.len().clamp(lo, hi);
+        let specs: Vec<BotSpec> = (0..seats).map(|i| BotSpec::parse(&names[i % names.len()]).unwrap()).collect();
         let game = entry.build(&specs, &Settings::parse(entry.flags(), &[]).unwrap()).unwrap();
-        let seats: Vec<usize> = (0..lo).collect();
-        game.play(&seats, 1, 2); // warm-up (lazy statics)
+        let seat_bots: Vec<usize> = (0..seats).collect();
+        game.play(&seat_bots, 1, 2); // warm-up (lazy statics)
         let before = ALLOCATIONS.load(Ordering::Relaxed);
         COUNTING.with(|c| c.set(true));
-        for i in 0..50 {
-            game.play(&seats, i, i + 100);
+        for i in 0..5 {
+            game.play(&seat_bots, i, i + 100);
         }
         COUNTING.with(|c| c.set(false));
         let after = ALLOCATIONS.load(Ordering::Relaxed);
-        assert_eq!(after - before, 0, "{}: {} allocations in 50 matches", entry.name(), after - before);
+        assert_eq!(after - before, 0, "{}: {} allocations in 5 matches of {names:?}", entry.name(), after - before);
     }
+}
+
+#[test]
+fn game_states_are_small_and_copy() {
+    fn copy_size<T: Copy>() -> usize {
+        std::mem::size_of::<T>()
+    }
+    assert!(copy_size::<cardsim::games::spit::state::SpitState>() <= 128, "Spit state");
+    assert!(copy_size::<cardsim::games::speed::state::SpeedState>() <= 128, "Speed state");
+    assert!(copy_size::<cardsim::games::lopti::state::State>() <= 320, "Lopti state");
 }
