@@ -44,7 +44,7 @@ fn csv_has_the_documented_columns_and_one_row_per_bot_and_seat() {
         assert!(header.contains(&col), "missing column {col}");
     }
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
-    assert_eq!(rows.len(), 6, "2 bots × (all + 2 seats)");
+    assert_eq!(rows.len(), 8, "2 bots × (all + 2 seats) + 2 pooled seat rows");
     let games = header.iter().position(|&h| h == "games").unwrap();
     let seat = header.iter().position(|&h| h == "seat").unwrap();
     assert_eq!(rows[0][seat], "all");
@@ -130,7 +130,7 @@ fn experiment_file_runs_every_matchup_into_one_csv() {
     let out = cardsim(&["run", exp.to_str().unwrap(), "--quiet", "--csv", csv.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(text.lines().count(), 1 + 2 * 6, "header + 6 rows per matchup");
+    assert_eq!(text.lines().count(), 1 + 2 * 8, "header + 8 rows per matchup");
     assert!(text.contains("spit.num_stockpiles=4"), "the matchup's flags are recorded");
     std::fs::write(&exp, "description = \"bad\"\ngame = \"spit\"\nseed = 3\ngames = 50\n[[matchup]]\nbots = [\"smart\", \"clever\"]\n").unwrap();
     assert_one_line_error(&cardsim(&["run", exp.to_str().unwrap(), "--quiet", "--csv", csv.to_str().unwrap()]), "matchup 1: --bot clever: unknown strategy");

@@ -66,7 +66,7 @@ fn speed_csv_is_byte_identical_on_one_and_two_threads_and_depends_on_the_seed() 
     for col in ["game", "win_rate", "win_ci_low", "deals_split", "capped", "rounds_mean", "flips_mean", "margin_mean", "seconds_p99"] {
         assert!(header.split(',').any(|h| h == col), "missing column {col} in {header}");
     }
-    assert_eq!(text.lines().count(), 1 + 6, "header plus bot rows (all, seat 0, seat 1) for two bots");
+    assert_eq!(text.lines().count(), 1 + 8, "header plus bot rows (all, seat 0, seat 1) for two bots and two pooled seat rows");
     assert!(text.lines().skip(1).all(|l| l.starts_with("speed,")));
     assert_ne!(one, csv_of("6", "2", "c.csv"), "another seed gave the same CSV");
 }

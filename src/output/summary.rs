@@ -5,6 +5,9 @@ use crate::stats::{wilson_interval, Z_95};
 use std::io::Write;
 use std::path::Path;
 
+/// The `bot` label of the seat rows pooled over all bots.
+pub const ANY_BOT: &str = "any";
+
 /// Percentiles printed for each metric.
 const PERCENTILES: [(u32, &str); 3] = [(50, "p50"), (90, "p90"), (99, "p99")];
 
@@ -71,6 +74,29 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
         .collect();
     let deals: u64 = stats.deal_wins[0].iter().sum();
     let mut rows = Vec::new();
+    let row = |bot_label: &str, bot_index: String, seat: String, games: u64, wins: u64, deal_cols: [String; 3]| {
+        let (lo, hi) = wilson_interval(wins, games, Z_95);
+        let mut values = vec![
+            labels.game.to_string(),
+            labels.bots.join(" vs "),
+            labels.flags.to_string(),
+            labels.seed.to_string(),
+            bot_label.to_string(),
+            bot_index,
+            seat,
+            games.to_string(),
+            wins.to_string(),
+            stats.draws.to_string(),
+            fmt_rate(wins as f64 / games as f64),
+            fmt_rate(lo),
+            fmt_rate(hi),
+            deals.to_string(),
+        ];
+        values.extend(deal_cols);
+        values.push(stats.capped.to_string());
+        values.extend(matchup_tail.iter().cloned());
+        SummaryRow { header: header.clone(), values }
+    };
     for bot in 0..stats.seats {
         let dw = &stats.deal_wins[bot];
         let r = stats.rotations as usize;
@@ -85,30 +111,15 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
             if games == 0 {
                 continue;
             }
-            let (lo, hi) = wilson_interval(wins, games, Z_95);
-            let mut values = vec![
-                labels.game.to_string(),
-                labels.bots.join(" vs "),
-                labels.flags.to_string(),
-                labels.seed.to_string(),
-                labels.bots[bot].clone(),
-                bot.to_string(),
-                seat.map_or("all".to_string(), |s| s.to_string()),
-                games.to_string(),
-                wins.to_string(),
-                stats.draws.to_string(),
-                fmt_rate(wins as f64 / games as f64),
-                fmt_rate(lo),
-                fmt_rate(hi),
-                deals.to_string(),
-                all_won.to_string(),
-                split.to_string(),
-                none_won.to_string(),
-                stats.capped.to_string(),
-            ];
-            values.extend(matchup_tail.iter().cloned());
-            rows.push(SummaryRow { header: header.clone(), values });
+            let deal_cols = [all_won.to_string(), split.to_string(), none_won.to_string()];
+            rows.push(row(&labels.bots[bot], bot.to_string(), seat.map_or("all".to_string(), |s| s.to_string()), games, wins, deal_cols));
         }
+    }
+    // Seat rows pooled over bots: how often whoever sat in seat s won.
+    let total = stats.total_games();
+    for seat in 0..stats.seats {
+        let wins = (0..stats.seats).map(|b| stats.wins[b][seat]).sum();
+        rows.push(row(ANY_BOT, String::new(), seat.to_string(), total, wins, [String::new(), String::new(), String::new()]));
     }
     rows
 }
@@ -153,4 +164,38 @@ pub fn print_table(out: &mut dyn Write, rows: &[SummaryRow]) -> std::io::Result<
         writeln!(out, "{}", line(idx.iter().map(|&i| r.values[i].as_str()).collect()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::{MatchRecord, MatchupStats, MAX_METRICS};
+
+    #[test]
+    fn rows_per_bot_and_seat_and_pooled_seat_rows() {
+        // Two bots, one deal played under both seatings: bot 0 wins in seat 0 only.
+        let mut s = MatchupStats::new(2, 2, 1);
+        let mut metrics = [0; MAX_METRICS];
+        metrics[0] = 1500;
+        s.record(&[0, 1], &MatchRecord { winner: Some(0), capped: false, metrics });
+        metrics[0] = 2500;
+        s.record(&[1, 0], &MatchRecord { winner: Some(0), capped: false, metrics });
+        s.deal_wins[0][1] += 1;
+        s.deal_wins[1][1] += 1;
+        let defs = [MetricDef { name: "seconds", scale: 1000, doc: "" }];
+        let bots = ["a".to_string(), "b".to_string()];
+        let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3 }, &s, &defs);
+        let col = |r: &SummaryRow, name: &str| r.values[r.header.iter().position(|h| h == name).unwrap()].clone();
+        assert_eq!(rows.len(), 8);
+        let got: Vec<(String, String, String, String)> = rows.iter().map(|r| (col(r, "bot"), col(r, "seat"), col(r, "games"), col(r, "wins"))).collect();
+        let want = [("a", "all", "2", "1"), ("a", "0", "1", "1"), ("a", "1", "1", "0"), ("b", "all", "2", "1"), ("b", "0", "1", "1"), ("b", "1", "1", "0"), ("any", "0", "2", "2"), ("any", "1", "2", "0")];
+        for (g, w) in got.iter().zip(want) {
+            assert_eq!((g.0.as_str(), g.1.as_str(), g.2.as_str(), g.3.as_str()), w);
+        }
+        assert_eq!(col(&rows[0], "deals_split"), "1");
+        assert_eq!(col(&rows[0], "seconds_mean"), "2.000");
+        assert_eq!(col(&rows[0], "seconds_max"), "2.500");
+        assert_eq!(col(&rows[6], "win_rate"), "1.000000");
+        assert_eq!(col(&rows[6], "win_ci_low"), format!("{:.6}", wilson_interval(2, 2, Z_95).0));
+    }
 }
