@@ -25,4 +25,8 @@ impl Pile {
     pub fn len(&self) -> u32 {
         self.cards.len()
     }
+    /// True when the pile holds no card.
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
 }

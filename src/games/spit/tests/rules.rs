@@ -107,7 +107,7 @@ fn a_player_acts_only_on_his_own_stockpiles() {
         let slot = match a {
             SpitAction::Play { slot, .. } | SpitAction::Flip { slot } | SpitAction::Fill { from: slot, .. } => slot,
         };
-        assert!(s.players[1].slots[slot as usize].len() > 0, "SPIT-PLAY-5: actions name the player's own non-empty slots");
+        assert!(!s.players[1].slots[slot as usize].is_empty(), "SPIT-PLAY-5: actions name the player's own non-empty slots");
         if let SpitAction::Fill { to, .. } = a {
             assert!(s.players[1].slots[to as usize].is_empty(), "SPIT-PLAY-5: fills go to his own empty slots");
         }
