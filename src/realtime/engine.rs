@@ -259,7 +259,8 @@ fn stall_possible<R: RealtimeRules>(rules: &R, s: &R::State, hands: &[Hand<R::Ac
     hands.iter().any(|h| *h != Hand::Idle) && (0..hands.len()).all(|p| !rules.has_progress(&undone, p))
 }
 
-/// Lets every idle player decide at time `now`.
+/// Lets every idle player decide at time `now`. All of them decide on the same state
+/// (nobody sees another's card leave before deciding), then their cards are lifted.
 fn decide_idle<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
     rules: &R,
     s: &mut R::State,
@@ -269,6 +270,7 @@ fn decide_idle<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
     obs: &mut O,
 ) {
     let mut legal = ActionList::new();
+    let mut chosen: [Option<(R::Action, Micros, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
     for p in 0..hands.len() {
         if hands[p] != Hand::Idle {
             continue;
@@ -282,10 +284,14 @@ fn decide_idle<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
         debug_assert!(legal.contains(&action), "policy chose an illegal action {action:?}");
         let model = rules.reaction(p);
         let took = model.action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, rng);
-        let lands = now + ms_to_us(took);
-        rules.lift(s, p, action);
-        hands[p] = Hand::Acting { at: lands, action };
-        obs.on_event(now, EngineEvent::Start { player: p, action, lands, options: legal.len() }, s);
+        chosen[p] = Some((action, now + ms_to_us(took), legal.len()));
+    }
+    for (p, choice) in chosen.iter().enumerate().take(hands.len()) {
+        if let Some((action, lands, options)) = *choice {
+            rules.lift(s, p, action);
+            hands[p] = Hand::Acting { at: lands, action };
+            obs.on_event(now, EngineEvent::Start { player: p, action, lands, options }, s);
+        }
     }
 }
 
