@@ -70,6 +70,9 @@ fn bad_input_gets_a_one_line_error_and_no_output_file() {
     assert_one_line_error(&cardsim(&["match", "chess", "--csv", p]), "known games: spit");
     assert_one_line_error(&cardsim(&["match", "spit", "--bot", "smart", "--csv", p]), "exactly 2 --bot");
     assert_one_line_error(&cardsim(&["match", "spit", "--games", "0", "--csv", p]), "--games must be at least 1");
+    assert_one_line_error(&cardsim(&["match", "spit", "--seed", "x", "--csv", p]), "invalid value 'x' for '--seed <SEED>'");
+    assert_one_line_error(&cardsim(&["match", "--csv", p]), "required arguments were not provided: <GAME>");
+    assert_one_line_error(&cardsim(&["trace", "spit", "--format", "xml"]), "possible values: text, jsonl");
     assert!(!path.exists(), "a failed run left an output file");
     let missing = tmp("no/such/dir/out.csv");
     assert_one_line_error(&cardsim(&["match", "spit", "--games", "10", "--quiet", "--csv", missing.to_str().unwrap()]), "does not exist");
