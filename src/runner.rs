@@ -202,8 +202,11 @@ fn progress_bar(total: u64, quiet: bool, label: &str) -> ProgressBar {
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:40}] {human_pos}/{human_len} matches  {per_sec}  eta {eta}")
+        ProgressStyle::with_template("{prefix} [{bar:40}] {human_pos}/{human_len} matches  {rate}  eta {eta}")
             .expect("valid template")
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} matches/s", s.per_sec());
+            })
             .progress_chars("=> "),
     );
     bar.set_prefix(label.to_string());
