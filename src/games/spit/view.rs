@@ -3,7 +3,7 @@
 //! not reachable through a view, so a strategy cannot cheat.
 
 use super::config::SpitConfig;
-use super::rules::{may_target, playable_on};
+use super::rules::playable_on;
 use super::state::{SpitState, MAX_SLOTS};
 use crate::cards::Card;
 
@@ -63,15 +63,6 @@ impl<'a> SpitView<'a> {
     /// Cards in spit pile `j`.
     pub fn pile_len(&self, j: usize) -> u32 {
         self.state.piles[j].len()
-    }
-    /// True if pile `j` is in play.
-    pub fn pile_active(&self, j: usize) -> bool {
-        self.state.active[j]
-    }
-    /// True if a card could be played on pile `j` by the given player right now.
-    pub fn can_play(&self, mine: bool, c: Card, j: usize) -> bool {
-        let p = if mine { self.me } else { 1 - self.me };
-        may_target(self.cfg, self.state, p, j) && self.state.piles[j].top.is_some_and(|t| playable_on(self.cfg, c, t))
     }
     /// True if card `c` may be played on card `top` under the rules in force.
     pub fn fits(&self, c: Card, top: Card) -> bool {
