@@ -46,3 +46,15 @@ fn spit_machine_beats_novice_and_smart_beats_random() {
         assert!(rate(&s, 0) > 0.5, "smart@{preset} won only {:.3} against random", rate(&s, 0));
     }
 }
+
+#[test]
+#[ignore]
+fn speed_mirror_matches_are_balanced_and_faster_presets_win() {
+    assert_seats_balanced("speed", "greedy@skilled");
+    assert_seats_balanced("speed", "smart@skilled");
+    let s = play("speed", &["greedy@expert", "greedy@casual"], 20_000, 8);
+    assert!(rate(&s, 0) > 0.8, "greedy@expert won only {:.3} against greedy@casual", rate(&s, 0));
+    let s = play("speed", &["smart@skilled", "greedy@skilled"], 200_000, 9);
+    let (lo, _) = wilson_interval(s.wins[0].iter().sum(), s.games[0].iter().sum(), Z_95);
+    assert!(lo > 0.5, "smart@skilled does not beat greedy@skilled: interval starts at {lo:.4}");
+}
