@@ -169,6 +169,7 @@ fn next_event<A: Copy>(hands: &[Hand<A>], rng: &mut SimRng) -> Option<(usize, Mi
 /// `start + motor(Spit)` (the synchronised opening flip) and the others are idle.
 /// `budget` is the number of actions the match may still land; the round is capped when
 /// it runs out. Returns how the round ended and adds to `counts`.
+#[allow(clippy::too_many_arguments)]
 pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
     rules: &R,
     s: &mut R::State,
@@ -180,196 +181,177 @@ pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
     obs: &mut O,
 ) -> RoundEnd {
     let n = rules.players();
-    let mut hands = [Hand::Idle; MAX_PLAYERS];
-    rest_after_sync(rules, &mut hands[..n], busy, start, rng);
+    let mut round = Round { rules, hands: [Hand::Idle; MAX_PLAYERS], n, rng, obs };
+    round.rest_after_sync(busy, start);
     let mut now = start;
-    decide_idle(rules, s, &mut hands[..n], now, rng, obs);
+    round.decide_idle(s, now);
     loop {
         if *budget == 0 {
-            cancel_all(rules, s, &mut hands[..n], now, obs);
+            round.cancel_all(s, now);
             return RoundEnd { time: now, first_out: None, capped: true };
         }
-        let Some((p, t)) = next_event(&hands[..n], rng) else {
+        let Some((p, t)) = next_event(&round.hands[..n], round.rng) else {
             // Every hand is idle: a stall, or a policy broke liveness (SPIT-RT-9).
             if let Some(p) = (0..n).find(|&p| rules.has_progress(s, p)) {
-                obs.on_event(now, EngineEvent::LivenessViolation { player: p }, s);
+                round.obs.on_event(now, EngineEvent::LivenessViolation { player: p }, s);
                 return RoundEnd { time: now, first_out: None, capped: true };
             }
-            match handle_stall(rules, s, &mut hands[..n], now, counts, rng, obs) {
+            match round.handle_stall(s, now, counts) {
                 Err(end) => return end,
                 Ok(at) => {
                     now = at;
-                    decide_idle(rules, s, &mut hands[..n], now, rng, obs);
+                    round.decide_idle(s, now);
                     continue;
                 }
             }
         };
         now = t;
-        match hands[p] {
-            Hand::Acting { action, .. } => match rules.land(s, p, action, rng) {
+        match round.hands[p] {
+            Hand::Acting { action, .. } => match rules.land(s, p, action, round.rng) {
                 Landing::Rejected => {
                     counts.rejected += 1;
-                    let back = t + ms_to_us(rules.reaction(p).motor_time(Motion::Return, rng));
-                    hands[p] = Hand::Returning { at: back, action };
-                    obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
+                    let back = t + ms_to_us(rules.reaction(p).motor_time(Motion::Return, round.rng));
+                    round.hands[p] = Hand::Returning { at: back, action };
+                    round.obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
                 }
                 landing => {
                     counts.landed += 1;
                     *budget -= 1;
-                    hands[p] = Hand::Idle;
-                    obs.on_event(t, EngineEvent::Landed { player: p, action }, s);
+                    round.hands[p] = Hand::Idle;
+                    round.obs.on_event(t, EngineEvent::Landed { player: p, action }, s);
                     if landing == Landing::RoundOver {
-                        cancel_all(rules, s, &mut hands[..n], t, obs);
+                        round.cancel_all(s, t);
                         return RoundEnd { time: t, first_out: Some(p), capped: false };
                     }
                     if rules.abort_allowed() {
-                        abort_outdated(rules, s, &mut hands[..n], t, rng, obs);
+                        round.abort_outdated(s, t);
                     }
                 }
             },
             Hand::Returning { action, .. } => {
                 rules.put_back(s, p, action);
-                hands[p] = Hand::Idle;
-                obs.on_event(t, EngineEvent::Returned { player: p, action }, s);
+                round.hands[p] = Hand::Idle;
+                round.obs.on_event(t, EngineEvent::Returned { player: p, action }, s);
             }
-            Hand::Resting { .. } => hands[p] = Hand::Idle,
+            Hand::Resting { .. } => round.hands[p] = Hand::Idle,
             Hand::Idle => unreachable!("idle hands have no events"),
         }
-        decide_idle(rules, s, &mut hands[..n], now, rng, obs);
-        if stall_possible(rules, s, &hands[..n]) {
+        round.decide_idle(s, now);
+        if round.stall_possible(s) {
             // Aimless moves still in flight do not hold off a stall: call them off.
-            cancel_all(rules, s, &mut hands[..n], now, obs);
+            round.cancel_all(s, now);
         }
     }
 }
 
-/// True when no progress is pending or possible (SPIT-STALL-1): no progress action in
-/// flight, no card returning, no hand resting, and no player with a progress action once
-/// the aimless actions still in flight are imagined undone (a card moved aimlessly may
-/// have been playable where it was).
-fn stall_possible<R: RealtimeRules>(rules: &R, s: &R::State, hands: &[Hand<R::Action>]) -> bool {
-    let mut undone = *s;
-    for (p, h) in hands.iter().enumerate() {
-        match *h {
-            Hand::Idle => {}
-            Hand::Acting { action, .. } if !rules.is_progress(s, p, action) => rules.put_back(&mut undone, p, action),
-            Hand::Acting { .. } | Hand::Returning { .. } | Hand::Resting { .. } => return false,
-        }
-    }
-    hands.iter().any(|h| *h != Hand::Idle) && (0..hands.len()).all(|p| !rules.has_progress(&undone, p))
+/// The players' hands during a round, with what the round's helpers share.
+struct Round<'a, R: RealtimeRules, O> {
+    rules: &'a R,
+    hands: [Hand<R::Action>; MAX_PLAYERS],
+    n: usize,
+    rng: &'a mut SimRng,
+    obs: &'a mut O,
 }
 
-/// Lets every idle player decide at time `now`. All of them decide on the same state
-/// (nobody sees another's card leave before deciding), then their cards are lifted.
-fn decide_idle<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
-    rules: &R,
-    s: &mut R::State,
-    hands: &mut [Hand<R::Action>],
-    now: Micros,
-    rng: &mut SimRng,
-    obs: &mut O,
-) {
-    let mut legal = ActionList::new();
-    let mut chosen: [Option<(R::Action, Micros, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
-    for p in 0..hands.len() {
-        if hands[p] != Hand::Idle {
-            continue;
+impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
+    /// True when no progress is pending or possible (SPIT-STALL-1): no progress action
+    /// in flight, no card returning, no hand resting, and no player with a progress
+    /// action once the aimless actions still in flight are imagined undone (a card moved
+    /// aimlessly may have been playable where it was).
+    fn stall_possible(&self, s: &R::State) -> bool {
+        let hands = &self.hands[..self.n];
+        let mut undone = *s;
+        for (p, h) in hands.iter().enumerate() {
+            match *h {
+                Hand::Idle => {}
+                Hand::Acting { action, .. } if !self.rules.is_progress(s, p, action) => self.rules.put_back(&mut undone, p, action),
+                Hand::Acting { .. } | Hand::Returning { .. } | Hand::Resting { .. } => return false,
+            }
         }
-        legal.clear();
-        rules.legal(s, p, &mut legal);
-        if legal.is_empty() {
-            continue;
-        }
-        let Some(action) = rules.choose(s, p, &legal, rng) else { continue };
-        debug_assert!(legal.contains(&action), "policy chose an illegal action {action:?}");
-        let model = rules.reaction(p);
-        let took = model.action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, rng);
-        chosen[p] = Some((action, now + ms_to_us(took), legal.len()));
+        hands.iter().any(|h| *h != Hand::Idle) && (0..self.n).all(|p| !self.rules.has_progress(&undone, p))
     }
-    for (p, choice) in chosen.iter().enumerate().take(hands.len()) {
-        if let Some((action, lands, options)) = *choice {
-            rules.lift(s, p, action);
-            hands[p] = Hand::Acting { at: lands, action };
-            obs.on_event(now, EngineEvent::Start { player: p, action, lands, options }, s);
-        }
-    }
-}
 
-/// Lets players whose action in flight became illegal call it off: they notice after a
-/// simple reaction time and take the card back, if that is sooner than the landing.
-fn abort_outdated<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
-    rules: &R,
-    s: &mut R::State,
-    hands: &mut [Hand<R::Action>],
-    now: Micros,
-    rng: &mut SimRng,
-    obs: &mut O,
-) {
-    for p in 0..hands.len() {
-        if let Hand::Acting { at, action } = hands[p] {
-            if rules.still_legal(s, p, action) {
+    /// Lets every idle player decide at time `now`. All of them decide on the same state
+    /// (nobody sees another's card leave before deciding), then their cards are lifted.
+    fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
+        let rules = self.rules;
+        let mut legal = ActionList::new();
+        let mut chosen: [Option<(R::Action, Micros, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
+        for p in 0..self.n {
+            if self.hands[p] != Hand::Idle {
                 continue;
             }
-            let model = rules.reaction(p);
-            let back = now + ms_to_us(model.recognition_time(rng) + model.motor_time(Motion::Return, rng));
-            if back < at {
-                hands[p] = Hand::Returning { at: back, action };
-                obs.on_event(now, EngineEvent::Aborted { player: p, action, back }, s);
+            legal.clear();
+            rules.legal(s, p, &mut legal);
+            if legal.is_empty() {
+                continue;
+            }
+            let Some(action) = rules.choose(s, p, &legal, self.rng) else { continue };
+            debug_assert!(legal.contains(&action), "policy chose an illegal action {action:?}");
+            let took = rules.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, self.rng);
+            chosen[p] = Some((action, now + ms_to_us(took), legal.len()));
+        }
+        for (p, choice) in chosen.iter().enumerate().take(self.n) {
+            if let Some((action, lands, options)) = *choice {
+                rules.lift(s, p, action);
+                self.hands[p] = Hand::Acting { at: lands, action };
+                self.obs.on_event(now, EngineEvent::Start { player: p, action, lands, options }, s);
             }
         }
     }
-}
 
-/// Calls off every action in flight and every returning card (SPIT-RT-10).
-fn cancel_all<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
-    rules: &R,
-    s: &mut R::State,
-    hands: &mut [Hand<R::Action>],
-    now: Micros,
-    obs: &mut O,
-) {
-    for p in 0..hands.len() {
-        if let Hand::Acting { action, .. } | Hand::Returning { action, .. } = hands[p] {
-            rules.put_back(s, p, action);
-            obs.on_event(now, EngineEvent::Cancelled { player: p, action }, s);
-        }
-        hands[p] = Hand::Idle;
-    }
-}
-
-/// Marks the players in `busy` as resting until `at` plus their spit movement.
-fn rest_after_sync<R: RealtimeRules>(rules: &R, hands: &mut [Hand<R::Action>], busy: [bool; MAX_PLAYERS], at: Micros, rng: &mut SimRng) {
-    for (p, h) in hands.iter_mut().enumerate() {
-        if busy[p] {
-            *h = Hand::Resting { until: at + ms_to_us(rules.reaction(p).motor_time(Motion::Spit, rng)) };
+    /// Lets players whose action in flight became illegal call it off: they notice after
+    /// a simple reaction time and take the card back, if that is sooner than the landing.
+    fn abort_outdated(&mut self, s: &mut R::State, now: Micros) {
+        for p in 0..self.n {
+            if let Hand::Acting { at, action } = self.hands[p] {
+                if self.rules.still_legal(s, p, action) {
+                    continue;
+                }
+                let model = self.rules.reaction(p);
+                let back = now + ms_to_us(model.recognition_time(self.rng) + model.motor_time(Motion::Return, self.rng));
+                if back < at {
+                    self.hands[p] = Hand::Returning { at: back, action };
+                    self.obs.on_event(now, EngineEvent::Aborted { player: p, action, back }, s);
+                }
+            }
         }
     }
-}
 
-/// Resolves a stall at `now` (SPIT-STALL-2): a synchronised event at the latest
-/// recognition time (returned as `Ok`), or the end of the round (`Err`).
-fn handle_stall<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
-    rules: &R,
-    s: &mut R::State,
-    hands: &mut [Hand<R::Action>],
-    now: Micros,
-    counts: &mut RoundCounts,
-    rng: &mut SimRng,
-    obs: &mut O,
-) -> Result<Micros, RoundEnd> {
-    obs.on_event(now, EngineEvent::Stalled, s);
-    match rules.stall(s) {
-        Stall::RoundOver => Err(RoundEnd { time: now, first_out: None, capped: false }),
-        Stall::Synchronised => {
-            let at = (0..hands.len())
-                .map(|p| now + ms_to_us(rules.reaction(p).recognition_time(rng)))
-                .max()
-                .unwrap_or(now);
-            let took_part = rules.synchronise(s, rng);
-            counts.synchronised += 1;
-            obs.on_event(at, EngineEvent::Synchronised, s);
-            rest_after_sync(rules, hands, took_part, at, rng);
-            Ok(at)
+    /// Calls off every action in flight and every returning card (SPIT-RT-10).
+    fn cancel_all(&mut self, s: &mut R::State, now: Micros) {
+        for p in 0..self.n {
+            if let Hand::Acting { action, .. } | Hand::Returning { action, .. } = self.hands[p] {
+                self.rules.put_back(s, p, action);
+                self.obs.on_event(now, EngineEvent::Cancelled { player: p, action }, s);
+            }
+            self.hands[p] = Hand::Idle;
+        }
+    }
+
+    /// Marks the players in `busy` as resting until `at` plus their spit movement.
+    fn rest_after_sync(&mut self, busy: [bool; MAX_PLAYERS], at: Micros) {
+        for p in 0..self.n {
+            if busy[p] {
+                self.hands[p] = Hand::Resting { until: at + ms_to_us(self.rules.reaction(p).motor_time(Motion::Spit, self.rng)) };
+            }
+        }
+    }
+
+    /// Resolves a stall at `now` (SPIT-STALL-2): a synchronised event at the latest
+    /// recognition time (returned as `Ok`), or the end of the round (`Err`).
+    fn handle_stall(&mut self, s: &mut R::State, now: Micros, counts: &mut RoundCounts) -> Result<Micros, RoundEnd> {
+        self.obs.on_event(now, EngineEvent::Stalled, s);
+        match self.rules.stall(s) {
+            Stall::RoundOver => Err(RoundEnd { time: now, first_out: None, capped: false }),
+            Stall::Synchronised => {
+                let at = (0..self.n).map(|p| now + ms_to_us(self.rules.reaction(p).recognition_time(self.rng))).max().unwrap_or(now);
+                let took_part = self.rules.synchronise(s, self.rng);
+                counts.synchronised += 1;
+                self.obs.on_event(at, EngineEvent::Synchronised, s);
+                self.rest_after_sync(took_part, at);
+                Ok(at)
+            }
         }
     }
 }
