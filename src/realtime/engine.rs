@@ -95,6 +95,18 @@ impl<S, A> EngineObserver<S, A> for () {
     fn on_event(&mut self, _: Micros, _: EngineEvent<A>, _: &S) {}
 }
 
+/// Receives a game's match-level events `E` (deals, round ends, results) as well as
+/// the engine's events.
+pub trait MatchObserver<S, A, E>: EngineObserver<S, A> {
+    /// Called after every match-level event.
+    fn on_match_event(&mut self, time: Micros, event: E, state: &S);
+}
+
+impl<S, A, E> MatchObserver<S, A, E> for () {
+    #[inline(always)]
+    fn on_match_event(&mut self, _: Micros, _: E, _: &S) {}
+}
+
 /// The rules and bots of one real-time game, as the engine needs them.
 pub trait RealtimeRules {
     /// The full game state (`Copy`, no heap).

@@ -5,7 +5,7 @@
 use super::config::{ScoreCounts, SpeedConfig};
 use super::rules::{SpeedAction, SpeedRules};
 use super::state::{PlayerCards, SpeedState};
-use crate::realtime::{play_round, EngineObserver, Micros, RoundCounts, MAX_PLAYERS};
+use crate::realtime::{play_round, MatchObserver, Micros, RoundCounts, MAX_PLAYERS};
 use crate::rng::{rng_from, SimRng};
 
 /// Why a deal ended.
@@ -53,16 +53,11 @@ pub enum SpeedEvent {
     },
 }
 
-/// Receives engine and match events of a Speed match.
-pub trait SpeedObserver: EngineObserver<SpeedState, SpeedAction> {
-    /// Called after every match-level event.
-    fn on_match_event(&mut self, time: Micros, event: SpeedEvent, state: &SpeedState);
-}
+/// Receives engine and match events of a Speed match (implement
+/// `MatchObserver<SpeedState, SpeedAction, SpeedEvent>`).
+pub trait SpeedObserver: MatchObserver<SpeedState, SpeedAction, SpeedEvent> {}
 
-impl SpeedObserver for () {
-    #[inline(always)]
-    fn on_match_event(&mut self, _: Micros, _: SpeedEvent, _: &SpeedState) {}
-}
+impl<T: MatchObserver<SpeedState, SpeedAction, SpeedEvent>> SpeedObserver for T {}
 
 /// How a match went.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

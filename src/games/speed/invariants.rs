@@ -5,7 +5,7 @@
 //! thousands of random matches through it.
 
 use super::config::SpeedConfig;
-use super::game::{fewer_cards_wins, DealEndReason, SpeedEvent, SpeedObserver};
+use super::game::{fewer_cards_wins, DealEndReason, SpeedEvent};
 use super::rules::{has_play, playable_on, SpeedAction};
 use super::state::{SpeedState, HAND_LIMIT};
 use crate::cards::{Card, CardSet};
@@ -137,7 +137,7 @@ impl EngineObserver<SpeedState, SpeedAction> for InvariantChecker {
     }
 }
 
-impl SpeedObserver for InvariantChecker {
+impl crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for InvariantChecker {
     fn on_match_event(&mut self, _: Micros, ev: SpeedEvent, s: &SpeedState) {
         self.check_state(s);
         match ev {

@@ -2,7 +2,7 @@
 //! invariant checker over thousands of random matches with random flags.
 
 use super::config::{ScoreCounts, SpeedConfig, SPEED_FLAGS};
-use super::game::{deal_points, fewer_cards_wins, play_match, SpeedEvent, SpeedObserver};
+use super::game::{deal_points, fewer_cards_wins, play_match, SpeedEvent};
 use super::invariants::InvariantChecker;
 use super::rules::{legal_actions, SpeedAction, SpeedRules};
 use super::state::{PlayerCards, SpeedState, HAND_LIMIT};
@@ -87,7 +87,7 @@ impl EngineObserver<SpeedState, SpeedAction> for Recorder {
     }
 }
 
-impl SpeedObserver for Recorder {
+impl crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for Recorder {
     fn on_match_event(&mut self, t: Micros, ev: SpeedEvent, s: &SpeedState) {
         match ev {
             SpeedEvent::Hands => self.tops_before_opening = s.centre.iter().map(|x| x.top).collect(),

@@ -1,7 +1,7 @@
 //! Turns Speed's engine and match events into trace events (docs/speed.md lists the
 //! kinds and their fields). The trace sees everything, hands and drawn cards included.
 
-use super::game::{DealEndReason, SpeedEvent, SpeedObserver};
+use super::game::{DealEndReason, SpeedEvent};
 use super::rules::SpeedAction;
 use super::state::SpeedState;
 use crate::cards::{Card, CardSet};
@@ -110,7 +110,7 @@ impl EngineObserver<SpeedState, SpeedAction> for SpeedTracer<'_> {
     }
 }
 
-impl SpeedObserver for SpeedTracer<'_> {
+impl crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for SpeedTracer<'_> {
     fn on_match_event(&mut self, t: Micros, ev: SpeedEvent, s: &SpeedState) {
         match ev {
             SpeedEvent::Deal { deal } => {

@@ -6,7 +6,7 @@ use super::rules::{SpitAction, SpitRules};
 use super::state::{deal_layout, SpitState};
 use super::view::SpitView;
 use crate::cards::{deal_split, CardSet};
-use crate::realtime::{play_round, EngineObserver, Micros, RoundCounts, MAX_PLAYERS};
+use crate::realtime::{play_round, MatchObserver, Micros, RoundCounts, MAX_PLAYERS};
 use crate::reaction::ms_to_us;
 use crate::rng::{rng_from, SimRng};
 use rand::RngExt;
@@ -43,16 +43,11 @@ pub enum SpitEvent {
     MatchEnd { winner: Option<usize>, capped: bool },
 }
 
-/// Receives engine and match events of a Spit match.
-pub trait SpitObserver: EngineObserver<SpitState, SpitAction> {
-    /// Called after every match-level event.
-    fn on_match_event(&mut self, time: Micros, event: SpitEvent, state: &SpitState);
-}
+/// Receives engine and match events of a Spit match (implement
+/// `MatchObserver<SpitState, SpitAction, SpitEvent>`).
+pub trait SpitObserver: MatchObserver<SpitState, SpitAction, SpitEvent> {}
 
-impl SpitObserver for () {
-    #[inline(always)]
-    fn on_match_event(&mut self, _: Micros, _: SpitEvent, _: &SpitState) {}
-}
+impl<T: MatchObserver<SpitState, SpitAction, SpitEvent>> SpitObserver for T {}
 
 /// How a match went.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! event by an observer. Tests run thousands of random matches through it.
 
 use super::config::{Scoring, SpitConfig};
-use super::game::{SpitEvent, SpitObserver};
+use super::game::SpitEvent;
 use super::rules::{playable_on, SpitAction};
 use super::state::SpitState;
 use crate::cards::{Card, CardSet};
@@ -93,7 +93,7 @@ impl EngineObserver<SpitState, SpitAction> for InvariantChecker {
     }
 }
 
-impl SpitObserver for InvariantChecker {
+impl crate::realtime::MatchObserver<SpitState, SpitAction, SpitEvent> for InvariantChecker {
     fn on_match_event(&mut self, _: Micros, ev: SpitEvent, s: &SpitState) {
         match ev {
             SpitEvent::Deal { holdings, .. } => {

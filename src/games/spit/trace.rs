@@ -1,7 +1,7 @@
 //! Turns Spit's engine and match events into trace events (docs/trace-format.md).
 
 use super::config::SpitConfig;
-use super::game::{RoundEndReason, SpitEvent, SpitObserver};
+use super::game::{RoundEndReason, SpitEvent};
 use super::rules::SpitAction;
 use super::state::SpitState;
 use crate::cards::Card;
@@ -124,7 +124,7 @@ impl EngineObserver<SpitState, SpitAction> for SpitTracer<'_> {
     }
 }
 
-impl SpitObserver for SpitTracer<'_> {
+impl crate::realtime::MatchObserver<SpitState, SpitAction, SpitEvent> for SpitTracer<'_> {
     fn on_match_event(&mut self, t: Micros, ev: SpitEvent, s: &SpitState) {
         match ev {
             SpitEvent::Deal { round, holdings, fresh } => {

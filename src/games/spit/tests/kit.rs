@@ -3,7 +3,7 @@
 
 use crate::cards::{Card, CardSet, RANK_NAMES, SUIT_NAMES};
 use crate::games::spit::config::SpitConfig;
-use crate::games::spit::game::{SpitEvent, SpitObserver};
+use crate::games::spit::game::SpitEvent;
 use crate::games::spit::rules::{SpitAction, SpitRules};
 use crate::games::spit::state::{Slot, SpitState};
 use crate::games::spit::strategies::{SpitBot, SpitStrategy};
@@ -157,7 +157,7 @@ impl EngineObserver<SpitState, SpitAction> for Recorder {
     }
 }
 
-impl SpitObserver for Recorder {
+impl crate::realtime::MatchObserver<SpitState, SpitAction, SpitEvent> for Recorder {
     fn on_match_event(&mut self, t: Micros, ev: SpitEvent, _: &SpitState) {
         self.matches.push((t as f64 / 1e6, ev));
     }
