@@ -2,7 +2,8 @@
 //! (`strategies/*.toml`) naming a game, a strategy, a preset and optional overrides of
 //! the preset's reaction-time parameters.
 
-use crate::reaction::{Dist, Preset, ReactionModel};
+use crate::reaction::presets::ALL_PRESETS;
+use crate::reaction::{Dist, ParamError, Preset, ReactionModel};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -37,12 +38,13 @@ impl BotSpec {
         Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string() })
     }
 
-    /// Reads a bot file.
+    /// Reads a bot file; every reaction parameter must be in its plausible range
+    /// ([`crate::reaction::limits`]), or the one-line error names the file and the field.
     pub fn from_file(path: &Path) -> Result<BotSpec, String> {
         let where_ = path.display();
         let file: BotFile = crate::tomlfile::read(path)?;
         let preset = file.preset.as_deref().map(Preset::parse).transpose().map_err(|e| format!("{where_}: preset: {e}"))?;
-        file.reaction.validate().map_err(|e| format!("{where_}: reaction.{e}"))?;
+        file.reaction.validate(preset).map_err(|e| format!("{where_}: {}", e.within("reaction")))?;
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot").to_string();
         Ok(BotSpec { strategy: file.strategy, preset, overrides: file.reaction, game: Some(file.game), label: file.label.unwrap_or(stem) })
     }
@@ -97,17 +99,6 @@ pub enum DistSpec {
 }
 
 impl DistSpec {
-    fn validate(&self) -> Result<(), String> {
-        let ok = |v: f64| v.is_finite() && v >= 0.0;
-        let valid = match *self {
-            DistSpec::Constant { ms } => ok(ms),
-            DistSpec::ExGaussian { mu, sigma, tau, floor } => ok(mu) && ok(sigma) && ok(tau) && tau > 0.0 && ok(floor),
-            DistSpec::ShiftedLognormal { shift, mu, sigma } => ok(shift) && mu.is_finite() && ok(sigma),
-            DistSpec::ShiftedWald { shift, mean, shape } => ok(shift) && ok(mean) && mean > 0.0 && ok(shape) && shape > 0.0,
-        };
-        if valid { Ok(()) } else { Err(format!("{self:?}: parameters must be finite and non-negative (tau, mean, shape > 0)")) }
-    }
-
     fn dist(self) -> Dist {
         match self {
             DistSpec::Constant { ms } => Dist::Constant(ms),
@@ -147,24 +138,12 @@ pub struct ReactionOverrides {
 }
 
 impl ReactionOverrides {
-    fn validate(&self) -> Result<(), String> {
-        for (name, d) in [("look", self.look), ("simple", self.simple)] {
-            if let Some(d) = d {
-                d.validate().map_err(|e| format!("{name}: {e}"))?;
-            }
-        }
-        let non_negative = [("scan_per_item", self.scan_per_item), ("hick_b", self.hick_b), ("fitts_a", self.fitts_a), ("fitts_b", self.fitts_b), ("grasp_release", self.grasp_release), ("motor_cv", self.motor_cv)];
-        for (name, v) in non_negative {
-            if v.is_some_and(|v| !(v.is_finite() && v >= 0.0)) {
-                return Err(format!("{name}: must be a finite number >= 0"));
-            }
-        }
-        for (name, v) in [("overlap", self.overlap), ("p_miss", self.p_miss), ("p_fumble", self.p_fumble)] {
-            if v.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
-                return Err(format!("{name}: must be between 0 and 1"));
-            }
-        }
-        Ok(())
+    /// Checks the overrides against the plausible ranges by validating the model they make
+    /// of `preset`, or of every preset when none is named (the default is chosen later).
+    /// Presets pass on their own, so an error names a field set here.
+    fn validate(&self, preset: Option<Preset>) -> Result<(), ParamError> {
+        let presets = preset.as_ref().map_or(&ALL_PRESETS[..], std::slice::from_ref);
+        presets.iter().try_for_each(|p| self.apply(p.model()).validate())
     }
 
     /// The model with these changes.
@@ -232,8 +211,91 @@ mod tests {
         assert!(e.contains("bad1.toml") && e.contains("colour"), "{e}");
         let p = write("bad2.toml", "game = \"spit\"\nstrategy = \"greedy\"\n[reaction]\noverlap = 2\n");
         let e = BotSpec::parse(p.to_str().unwrap()).unwrap_err();
-        assert!(e.contains("reaction.overlap: must be between 0 and 1"), "{e}");
+        assert!(e.contains("reaction.overlap: 2 is not a plausible overlap share (must be between 0 and 1)"), "{e}");
         let e = BotSpec::parse("/no/such/bot.toml").unwrap_err();
         assert!(e.contains("cannot read"), "{e}");
+    }
+
+    /// The error for a bot file with this `[reaction]` table, checked to be one line
+    /// that starts with the file and `reaction.FIELD`.
+    fn rejected(name: &str, reaction: &str, field: &str) -> String {
+        let p = write(name, &format!("game = \"spit\"\nstrategy = \"greedy\"\npreset = \"expert\"\n[reaction]\n{reaction}\n"));
+        let e = BotSpec::parse(p.to_str().unwrap()).unwrap_err();
+        assert!(e.starts_with(&format!("{}: reaction.{field}: ", p.display())), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        e
+    }
+
+    #[test]
+    fn huge_constant_time() {
+        let e = rejected("huge.toml", "look = { dist = \"constant\", ms = 1e300 }", "look.ms");
+        assert!(e.ends_with("1e300 is not a plausible time (must be between 0 and 60000 ms)"), "{e}");
+    }
+
+    #[test]
+    fn nan_and_infinity() {
+        rejected("nan.toml", "hick_b = nan", "hick_b");
+        rejected("inf.toml", "simple = { dist = \"ex_gaussian\", mu = 200, sigma = 20, tau = inf, floor = 100 }", "simple.tau");
+        rejected("ninf.toml", "p_miss = -inf", "p_miss");
+    }
+
+    #[test]
+    fn lognormal_mu_written_in_milliseconds() {
+        let e = rejected("lnms.toml", "look = { dist = \"shifted_lognormal\", shift = 0, mu = 280, sigma = 0.3 }", "look.mu");
+        assert!(e.contains("280 is not a plausible log-scale mean") && e.contains("e.g. 5.6 for about 270 ms"), "{e}");
+    }
+
+    #[test]
+    fn lognormal_sigma_too_big() {
+        rejected("lnsigma.toml", "look = { dist = \"shifted_lognormal\", shift = 100, mu = 5, sigma = 4 }", "look.sigma");
+    }
+
+    #[test]
+    fn negative_time() {
+        rejected("neg.toml", "fitts_a = -10", "fitts_a");
+        rejected("negshift.toml", "simple = { dist = \"shifted_wald\", shift = -1, mean = 200, shape = 900 }", "simple.shift");
+    }
+
+    #[test]
+    fn probability_of_one_or_more() {
+        rejected("p1.toml", "p_fumble = 1", "p_fumble");
+        rejected("p2.toml", "p_miss = 1.5", "p_miss");
+    }
+
+    #[test]
+    fn wald_shape_zero() {
+        rejected("wald.toml", "simple = { dist = \"shifted_wald\", shift = 100, mean = 200, shape = 0 }", "simple.shape");
+    }
+
+    #[test]
+    fn mean_above_a_minute() {
+        let e = rejected("mean.toml", "look = { dist = \"ex_gaussian\", mu = 50000, sigma = 10, tau = 20000, floor = 100 }", "look");
+        assert!(e.contains("mean 70000 ms (mu + tau) is above the 60000 ms limit"), "{e}");
+        rejected("motor.toml", "fitts_b = 20000", "fitts_a/fitts_b/grasp_release");
+    }
+
+    #[test]
+    fn motor_cv_and_overlap_out_of_range() {
+        rejected("cv.toml", "motor_cv = 2", "motor_cv");
+        rejected("overlap.toml", "overlap = -0.1", "overlap");
+    }
+
+    #[test]
+    fn without_a_preset_the_overrides_must_suit_every_preset() {
+        // 2 × 50 + 4.29 × 13,900 + 90 ms is fine for the expert, not for the novice's Fitts intercept and grasp.
+        let p = write("nopreset.toml", "game = \"spit\"\nstrategy = \"greedy\"\n[reaction]\nfitts_b = 13900\n");
+        let e = BotSpec::parse(p.to_str().unwrap()).unwrap_err();
+        assert!(e.contains("reaction.fitts_a/fitts_b/grasp_release: mean 60131 ms"), "{e}");
+        let p = write("expert.toml", "game = \"spit\"\nstrategy = \"greedy\"\npreset = \"expert\"\n[reaction]\nfitts_b = 13900\n");
+        assert!(BotSpec::parse(p.to_str().unwrap()).is_ok());
+    }
+
+    #[test]
+    fn shipped_bot_files_are_valid() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            BotSpec::from_file(&path).unwrap();
+        }
     }
 }

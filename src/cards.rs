@@ -119,6 +119,16 @@ impl CardSet {
         self.remove(c);
         c
     }
+    /// Removes and returns the card a hidden zone reveals next, drawn from `key` (common
+    /// random numbers: the same zone with the same cards left reveals the same card in
+    /// every seating of a deal, see [`crate::rng::ChanceKey`]).
+    pub fn draw_keyed(&mut self, key: crate::rng::ChanceKey) -> Card {
+        let n = self.len();
+        assert!(n > 0, "draw from an empty set");
+        let c = self.nth(key.index(n));
+        self.remove(c);
+        c
+    }
     /// Iterates over the cards, lowest first.
     pub fn iter(self) -> impl Iterator<Item = Card> {
         let mut bits = self.0;

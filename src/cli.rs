@@ -3,11 +3,10 @@
 use crate::bot::BotSpec;
 use crate::games::{self, GameEntry};
 use crate::experiment::Experiment;
-use crate::output::summary::{print_table, summary_rows, write_csv, MatchupLabels, SummaryRow};
-use crate::runner::{self, bot_in_seat, RunConfig, MAX_SEATS};
-use crate::rng::{deal_seed, play_seed};
+use crate::output::summary::{print_summary, summary_rows, write_csv, MatchupLabels, SummaryRow};
+use crate::runner::{self, twin_ranks, RunConfig, SeatingDesign};
 use crate::settings::Settings;
-use crate::trace::{StreamSink, TraceFormat};
+use crate::trace::{StreamSink, TraceEvent, TraceFormat, TraceSink};
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -84,13 +83,34 @@ struct GameArgs {
     /// Variant flag as KEY=VALUE, e.g. spit.num_stockpiles=4 (repeatable; `cardsim list` shows all).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
+    #[command(flatten)]
+    seats: SeatArgs,
+}
+
+/// How each deal is seated.
+#[derive(Args, Debug, Clone, Copy)]
+struct SeatArgs {
+    /// Seat orders each deal is played under. `all`: every order for 2-4 players (2, 6,
+    /// 24 per deal), a balanced design of 2n orders above; results do not depend on the
+    /// order of --bot. `rotations`: the n rotations of the --bot order. `one`: bot i in seat i.
+    #[arg(long, value_enum, default_value_t = SeatingDesign::All)]
+    seating: SeatingDesign,
+    /// Same as --seating one: play each deal once, bot i in seat i.
+    #[arg(long, conflicts_with = "seating")]
+    no_swap: bool,
+}
+
+impl SeatArgs {
+    fn design(self) -> SeatingDesign {
+        if self.no_swap { SeatingDesign::One } else { self.seating }
+    }
 }
 
 #[derive(Args, Debug)]
 struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Number of matches (rounded up to whole deals: each deal is played under every seat rotation).
+    /// Number of matches (rounded up to whole deals: each deal is played under every seating).
     #[arg(long, default_value_t = 10_000)]
     games: u64,
     /// Worker threads (default: all cores).
@@ -99,9 +119,6 @@ struct MatchArgs {
     /// Write the summary as CSV to this file (replaced atomically).
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
-    /// Play each deal once only, with bot i in seat i (no seat rotation).
-    #[arg(long)]
-    no_swap: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -109,17 +126,32 @@ struct MatchArgs {
 
 #[derive(Args, Debug)]
 struct TraceArgs {
+    /// Game to play (see `cardsim list`); not needed with --experiment.
+    #[arg(required_unless_present = "experiment")]
+    game: Option<String>,
+    /// A bot as STRATEGY[@PRESET] or a bot file; repeat once per player (as for `match`).
+    #[arg(long = "bot", value_name = "SPEC")]
+    bots: Vec<String>,
+    /// Master seed of the run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Variant flag as KEY=VALUE (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
     #[command(flatten)]
-    game: GameArgs,
+    seats: SeatArgs,
+    /// Trace a match of this experiment file (its game, seed, bots, flags and seating).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "bots", "sets", "seed"])]
+    experiment: Option<PathBuf>,
+    /// With --experiment: the matchup, counted from 1 as in the file.
+    #[arg(long, default_value_t = 1, requires = "experiment")]
+    matchup: usize,
     /// Index of the match within the run (0-based, as counted by `match` with the same seed).
     #[arg(long, default_value_t = 0)]
     index: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     format: TraceFormat,
-    /// The run used --no-swap (changes which deal and seats match INDEX is).
-    #[arg(long)]
-    no_swap: bool,
 }
 
 /// Runs a parsed command line.
@@ -150,21 +182,37 @@ fn run_legal(a: LegalArgs) -> Result<(), String> {
 /// A game with its bots and flags, checked and ready to run.
 struct Prepared {
     entry: &'static dyn GameEntry,
+    /// The bots in the order that defines the seatings: sorted by label for the `all`
+    /// design (so nothing depends on the order of --bot), as given otherwise.
     bots: Vec<BotSpec>,
     settings: Settings,
+    seating: SeatingDesign,
 }
 
-fn prepare(game: &str, bot_texts: &[String], sets: &[String]) -> Result<Prepared, String> {
+impl Prepared {
+    fn labels(&self) -> Vec<String> {
+        self.bots.iter().map(|b| b.label.clone()).collect()
+    }
+    /// The run configuration for `games` matches from `seed`.
+    fn run_config(&self, games: u64, seed: u64, quiet: bool) -> RunConfig {
+        RunConfig { games, seed, seating: self.seating, twin_rank: twin_ranks(&self.labels()), quiet }
+    }
+}
+
+fn prepare(game: &str, bot_texts: &[String], sets: &[String], seating: SeatingDesign) -> Result<Prepared, String> {
     let entry = games::find(game)?;
     let texts: Vec<String> = if bot_texts.is_empty() {
         entry.default_bots().iter().map(|s| s.to_string()).collect()
     } else {
         bot_texts.to_vec()
     };
-    let bots = texts.iter().map(|t| BotSpec::parse(t)).collect::<Result<Vec<_>, _>>()?;
+    let mut bots = texts.iter().map(|t| BotSpec::parse(t)).collect::<Result<Vec<_>, _>>()?;
     games::check_bots(entry, &bots)?;
+    if seating == SeatingDesign::All {
+        bots.sort_by(|a, b| a.label.cmp(&b.label));
+    }
     let settings = Settings::parse(entry.flags(), sets)?;
-    Ok(Prepared { entry, bots, settings })
+    Ok(Prepared { entry, bots, settings, seating })
 }
 
 fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), String> {
@@ -180,21 +228,21 @@ fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), Str
 fn run_matchup(p: &Prepared, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: usize) -> Result<Vec<SummaryRow>, String> {
     let game = p.entry.build(&p.bots, &p.settings)?;
     let seats = game.seats();
-    let played = cfg.deals(seats) * cfg.rotations(seats);
+    let played = cfg.deals(seats) * cfg.seatings(seats);
     if played != cfg.games {
-        eprintln!("note: playing {played} matches ({} deals x {} seat rotations)", cfg.deals(seats), cfg.rotations(seats));
+        eprintln!("note: playing {played} matches ({} deals x {} seatings)", cfg.deals(seats), cfg.seatings(seats));
     }
     let start = Instant::now();
     let stats = pool.install(|| runner::run(game.as_match_game(), cfg));
     let secs = start.elapsed().as_secs_f64();
-    let labels: Vec<String> = p.bots.iter().map(|b| b.label.clone()).collect();
+    let labels = p.labels();
     let flags = p.settings.non_default();
-    let rows = summary_rows(&MatchupLabels { game: p.entry.name(), bots: &labels, flags: &flags, seed: cfg.seed }, &stats, game.metrics());
+    let seating = format!("{:?}", cfg.seating).to_lowercase();
+    let rows = summary_rows(&MatchupLabels { game: p.entry.name(), bots: &labels, flags: &flags, seed: cfg.seed, seating: &seating }, &stats, game.metrics());
     let mut out = std::io::stdout().lock();
     let io = |e: std::io::Error| e.to_string();
     writeln!(out, "{} | {} | seed {} | {}", p.entry.name(), labels.join(" vs "), cfg.seed, if flags.is_empty() { "default rules" } else { &flags }).map_err(io)?;
-    print_table(&mut out, &rows).map_err(io)?;
-    writeln!(out, "capped: {}  draws: {}", stats.capped, stats.draws).map_err(io)?;
+    print_summary(&mut out, &rows, &stats).map_err(io)?;
     for (h, m) in stats.metrics.iter().zip(game.metrics()) {
         let sc = m.scale as f64;
         writeln!(out, "{:>10}: mean {:.2}  sd {:.2}  p50 {}  p90 {}  p99 {}  max {}", m.name, h.mean() / sc, h.sd() / sc,
@@ -210,9 +258,9 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let p = prepare(&a.game.game, &a.game.bots, &a.game.sets)?;
+    let p = prepare(&a.game.game, &a.game.bots, &a.game.sets, a.game.seats.design())?;
     let (pool, threads) = thread_pool(a.threads)?;
-    let cfg = RunConfig { games: a.games, seed: a.game.seed, matchup: 0, rotate_seats: !a.no_swap, quiet: a.quiet };
+    let cfg = p.run_config(a.games, a.game.seed, a.quiet);
     let rows = run_matchup(&p, &cfg, &pool, threads)?;
     if let Some(path) = &a.csv {
         write_csv(path, &rows)?;
@@ -221,24 +269,26 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks every matchup of an experiment (so a typo fails before anything runs).
+fn prepare_experiment(file: &std::path::Path, exp: &Experiment) -> Result<Vec<Prepared>, String> {
+    (0..exp.matchups.len())
+        .map(|i| prepare(&exp.game, &exp.matchups[i].bots, &exp.flags(i), exp.seating()).map_err(|e| format!("{}: matchup {}: {e}", file.display(), i + 1)))
+        .collect()
+}
+
 fn run_experiment(a: RunArgs) -> Result<(), String> {
     let exp = Experiment::load(&a.file)?;
     let games = a.games.unwrap_or(exp.games);
     if games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let where_ = a.file.display();
-    // Check every matchup before running any, so a typo fails at once.
-    let prepared = (0..exp.matchups.len())
-        .map(|i| prepare(&exp.game, &exp.matchups[i].bots, &exp.flags(i)).map_err(|e| format!("{where_}: matchup {}: {e}", i + 1)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let prepared = prepare_experiment(&a.file, &exp)?;
     let (pool, threads) = thread_pool(a.threads)?;
     let output = a.csv.clone().or(exp.output.clone()).expect("load sets a default output");
-    println!("{where_}: {}", exp.description);
+    println!("{}: {}", a.file.display(), exp.description);
     let mut rows = Vec::new();
-    for (i, p) in prepared.iter().enumerate() {
-        let cfg = RunConfig { games, seed: exp.seed, matchup: i as u64, rotate_seats: !exp.no_swap, quiet: a.quiet };
-        rows.extend(run_matchup(p, &cfg, &pool, threads)?);
+    for p in &prepared {
+        rows.extend(run_matchup(p, &p.run_config(games, exp.seed, a.quiet), &pool, threads)?);
         println!();
     }
     write_csv(&output, &rows)?;
@@ -247,24 +297,57 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
 }
 
 fn run_trace(a: TraceArgs) -> Result<(), String> {
-    let p = prepare(&a.game.game, &a.game.bots, &a.game.sets)?;
+    let (p, seed, matchup) = match &a.experiment {
+        Some(file) => {
+            let exp = Experiment::load(file)?;
+            let mut all = prepare_experiment(file, &exp)?;
+            if a.matchup == 0 || a.matchup > all.len() {
+                return Err(format!("--matchup {}: {} has matchups 1 to {}", a.matchup, file.display(), all.len()));
+            }
+            (all.swap_remove(a.matchup - 1), exp.seed, Some(a.matchup))
+        }
+        None => {
+            let game = a.game.as_deref().expect("clap requires a game without --experiment");
+            (prepare(game, &a.bots, &a.sets, a.seats.design())?, a.seed, None)
+        }
+    };
     let game = p.entry.build(&p.bots, &p.settings)?;
     let seats = game.seats();
-    let rotations = if a.no_swap { 1 } else { seats as u64 };
-    let (deal, rotation) = (a.index / rotations, a.index % rotations);
-    let ds = deal_seed(a.game.seed, 0, deal);
-    let mut seat_bots = [0usize; MAX_SEATS];
-    for (s, b) in seat_bots[..seats].iter_mut().enumerate() {
-        *b = bot_in_seat(s, rotation, seats);
-    }
+    let cfg = p.run_config(a.index.saturating_add(1), seed, true);
+    let (seat_bots, seeds) = cfg.match_at(seats, a.index);
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     let mut sink = StreamSink::new(&mut lock, a.format);
-    game.trace(&seat_bots[..seats], ds, play_seed(ds, rotation), &mut sink);
+    sink.event(match_start(&p, &cfg, matchup, a.index, &seat_bots[..seats]));
+    game.trace(&seat_bots[..seats], &seeds, &mut sink);
     match sink.error {
         Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the trace: {e}")),
         _ => Ok(()),
     }
+}
+
+/// The first event of every trace: what was played, by whom, under which rules.
+fn match_start(p: &Prepared, cfg: &RunConfig, matchup: Option<usize>, index: u64, seat_bots: &[usize]) -> TraceEvent {
+    use serde_json::{json, Map, Value};
+    let per = cfg.seatings(seat_bots.len());
+    let flags: Map<String, Value> = p.settings.all().map(|(k, v)| (k.to_string(), Value::from(v))).collect();
+    let seats: Vec<Value> = seat_bots.iter().enumerate().map(|(s, &b)| json!({"seat": s, "bot": p.bots[b].label, "bot_index": b})).collect();
+    let labels = p.labels();
+    let mut detail = Map::new();
+    detail.insert("game".into(), json!(p.entry.name()));
+    detail.insert("seed".into(), json!(cfg.seed));
+    detail.insert("matchup".into(), json!(matchup));
+    detail.insert("bots".into(), json!(labels));
+    detail.insert("index".into(), json!(index));
+    detail.insert("deal".into(), json!(index / per));
+    detail.insert("seating".into(), json!(index % per));
+    detail.insert("seating_design".into(), json!(format!("{:?}", cfg.seating).to_lowercase()));
+    detail.insert("flags".into(), Value::Object(flags));
+    detail.insert("seats".into(), Value::Array(seats));
+    let who: Vec<String> = seat_bots.iter().enumerate().map(|(s, &b)| format!("P{s}={}", p.bots[b].label)).collect();
+    let text = format!("{} seed {} match {index} (deal {}, seating {}): {} | {}", p.entry.name(), cfg.seed, index / per, index % per,
+        who.join(" "), p.settings);
+    TraceEvent { time: None, seat: None, kind: "match_start", detail, text }
 }
 
 /// Writes the `cardsim list` text.

@@ -2,6 +2,7 @@
 //! list of matchups, so that a study can be rerun exactly and its CSV (`results/`)
 //! checked against the committed one.
 
+use crate::runner::SeatingDesign;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -28,15 +29,17 @@ pub struct Experiment {
     pub seed: u64,
     /// Matches per matchup.
     pub games: u64,
-    /// Play each deal once (no seat rotation).
+    /// Play each deal once (the same as `seating = "one"`).
     #[serde(default)]
     pub no_swap: bool,
+    /// Seat orders per deal: `all` (default), `rotations` or `one`.
+    pub seating: Option<SeatingDesign>,
     /// Flags for every matchup.
     #[serde(default)]
     pub set: Vec<String>,
     /// CSV path (default `results/<file stem>.csv`).
     pub output: Option<PathBuf>,
-    /// The matchups, in order; matchup `i` is seeded with id `i`.
+    /// The matchups, in order; every matchup plays the same deals.
     #[serde(rename = "matchup")]
     pub matchups: Vec<Matchup>,
 }
@@ -48,6 +51,9 @@ impl Experiment {
         if e.matchups.is_empty() {
             return Err(format!("{}: no [[matchup]] given", path.display()));
         }
+        if e.no_swap && e.seating.is_some_and(|s| s != SeatingDesign::One) {
+            return Err(format!("{}: no_swap = true contradicts seating = {:?}", path.display(), e.seating.unwrap_or(SeatingDesign::All)));
+        }
         if e.games == 0 {
             return Err(format!("{}: games must be at least 1", path.display()));
         }
@@ -56,6 +62,11 @@ impl Experiment {
             e.output = Some(PathBuf::from("results").join(format!("{stem}.csv")));
         }
         Ok(e)
+    }
+
+    /// The seating design of every matchup.
+    pub fn seating(&self) -> SeatingDesign {
+        if self.no_swap { SeatingDesign::One } else { self.seating.unwrap_or(SeatingDesign::All) }
     }
 
     /// Flags of matchup `i`: the experiment's, then the matchup's.

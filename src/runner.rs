@@ -1,15 +1,15 @@
 //! The parallel match runner shared by every game: deals seeded from
-//! `(master seed, matchup, deal)`, each deal played under every seat rotation,
+//! `(master seed, deal)` and shared by every matchup, each deal played under a seating
+//! design (every seat order by default), common random numbers across seatings,
 //! integer aggregation that merges exactly, and a progress bar.
 
-use crate::rng::{deal_seed, play_seed};
+use crate::rng::{deal_seed, MatchSeeds};
+pub use crate::rng::MAX_SEATS;
 use crate::stats::Histogram;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 
-/// Most seats any game has.
-pub const MAX_SEATS: usize = 5;
 /// Most length metrics a game reports per match.
 pub const MAX_METRICS: usize = 6;
 
@@ -24,13 +24,32 @@ pub struct MetricDef {
     pub doc: &'static str,
 }
 
+/// How a match ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ending {
+    /// The rules ended it (with a winner, or as a draw).
+    #[default]
+    Finished,
+    /// It reached the `sim.max_actions` cap before it ended.
+    Capped,
+    /// Deterministic play repeated a position, so it could never end; stopped.
+    Cycled,
+}
+
+impl Ending {
+    /// `Capped` when `capped`, else `Finished`.
+    pub fn capped_if(capped: bool) -> Ending {
+        if capped { Ending::Capped } else { Ending::Finished }
+    }
+}
+
 /// What one played match reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchRecord {
-    /// Seat of the winner; `None` for a draw or a capped match.
+    /// Seat of the winner; `None` for a draw, a capped or a cycled match.
     pub winner: Option<u8>,
-    /// The match hit its cap before it ended.
-    pub capped: bool,
+    /// How the match ended; only finished matches count in the length metrics.
+    pub ending: Ending,
     /// Values of the game's metrics, in the order of [`MatchGame::metrics`].
     pub metrics: [u64; MAX_METRICS],
 }
@@ -44,8 +63,76 @@ pub trait MatchGame: Sync {
     /// The metrics each [`MatchRecord`] carries.
     fn metrics(&self) -> &'static [MetricDef];
     /// Plays one match. `seat_bots[s]` is the index of the bot sitting in seat `s`.
-    /// The cards dealt depend only on `deal_seed`; everything else on `play_seed`.
-    fn play(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64) -> MatchRecord;
+    /// Cards and every hidden card come from the deal's seeds, so that every seating of
+    /// a deal sees the same cards; reactions and bots' dice from the seat's player stream.
+    fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord;
+}
+
+/// Which seat orders each deal is played under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatingDesign {
+    /// Every seat order when there are at most 4 players (2, 6 or 24 per deal); with 5 or
+    /// more, a random order per deal played under its n rotations and the n rotations
+    /// of its reverse, so every bot sits in every seat and after each neighbour equally
+    /// often on average. Results do not depend on the order the bots are listed in.
+    All,
+    /// The n rotations of the listed order (a bot always has the same neighbours).
+    Rotations,
+    /// One seating per deal: bot i in seat i.
+    One,
+}
+
+/// Seatings per deal for `n` players under `design`.
+pub fn seatings_per_deal(design: SeatingDesign, n: usize) -> u64 {
+    match design {
+        SeatingDesign::All if n <= 4 => (1..=n as u64).product(),
+        SeatingDesign::All => 2 * n as u64,
+        SeatingDesign::Rotations => n as u64,
+        SeatingDesign::One => 1,
+    }
+}
+
+/// Seating `k` of a deal: `seat_bots[s]` is the bot sitting in seat `s`.
+pub fn seating(design: SeatingDesign, n: usize, deal_seed: u64, k: u64) -> [usize; MAX_SEATS] {
+    let mut seat_bots = [0usize; MAX_SEATS];
+    for (s, b) in seat_bots[..n].iter_mut().enumerate() {
+        *b = s;
+    }
+    match design {
+        SeatingDesign::One => {}
+        SeatingDesign::Rotations => seat_bots[..n].rotate_left(k as usize % n),
+        SeatingDesign::All if n <= 4 => {
+            // The k-th permutation in lexicographic order (factorial number system).
+            let mut pool = seat_bots;
+            let mut rest = k;
+            for s in 0..n {
+                let f: u64 = (1..(n - s) as u64).product();
+                let pick = (rest / f) as usize;
+                rest %= f;
+                seat_bots[s] = pool[pick];
+                pool.copy_within(pick + 1..n - s, pick);
+            }
+        }
+        SeatingDesign::All => {
+            // A random order drawn from the deal, then rotation k % n of it or of its reverse.
+            let mut rng = crate::rng::rng_from(crate::rng::mix(&[deal_seed, 0x7365_6174]));
+            for i in (1..n).rev() {
+                seat_bots.swap(i, rand::RngExt::random_range(&mut rng, 0..=i));
+            }
+            if k >= n as u64 {
+                seat_bots[..n].reverse();
+            }
+            seat_bots[..n].rotate_left(k as usize % n);
+        }
+    }
+    seat_bots
+}
+
+/// For each bot, its rank among the bots with the same label (0 for a bot without a
+/// twin), which keeps the player streams of identical bots apart.
+pub fn twin_ranks(labels: &[String]) -> Vec<usize> {
+    (0..labels.len()).map(|i| labels[..i].iter().filter(|l| **l == labels[i]).count()).collect()
 }
 
 /// How many matches to run and how.
@@ -55,62 +142,91 @@ pub struct RunConfig {
     pub games: u64,
     /// Master seed.
     pub seed: u64,
-    /// Identifies the matchup within an experiment (0 for a single `match`).
-    pub matchup: u64,
-    /// Play each deal under every seat rotation (two-player: both seat orders).
-    pub rotate_seats: bool,
+    /// Seat orders each deal is played under.
+    pub seating: SeatingDesign,
+    /// Per bot, its rank among identical bots (see [`twin_ranks`]).
+    pub twin_rank: Vec<usize>,
     /// Show no progress bar.
     pub quiet: bool,
 }
 
 impl RunConfig {
-    /// Seat rotations per deal for `seats` players.
-    pub fn rotations(&self, seats: usize) -> u64 {
-        if self.rotate_seats { seats as u64 } else { 1 }
+    /// Every seating, `bots` distinct bots, no progress bar (tests, benchmarks).
+    pub fn distinct(games: u64, seed: u64, bots: usize) -> RunConfig {
+        RunConfig { games, seed, seating: SeatingDesign::All, twin_rank: vec![0; bots], quiet: true }
+    }
+    /// Seatings per deal for `seats` players.
+    pub fn seatings(&self, seats: usize) -> u64 {
+        seatings_per_deal(self.seating, seats)
     }
     /// Number of deals needed for at least `games` matches.
     pub fn deals(&self, seats: usize) -> u64 {
-        self.games.div_ceil(self.rotations(seats))
+        self.games.div_ceil(self.seatings(seats))
+    }
+    /// Who sits where in match `index` of the run, and its seeds: match `index` is
+    /// seating `index % seatings` of deal `index / seatings`. The seeds depend on the
+    /// deal and on who sits where, never on the seating's number.
+    pub fn match_at(&self, seats: usize, index: u64) -> ([usize; MAX_SEATS], MatchSeeds) {
+        let per = self.seatings(seats);
+        let ds = deal_seed(self.seed, index / per);
+        let seat_bots = seating(self.seating, seats, ds, index % per);
+        let mut ranks = [0usize; MAX_SEATS];
+        for s in 0..seats {
+            ranks[s] = self.twin_rank[seat_bots[s]];
+        }
+        (seat_bots, MatchSeeds::new(ds, &ranks[..seats]))
     }
 }
 
-/// The bot sitting in seat `seat` under rotation `rotation`.
-pub fn bot_in_seat(seat: usize, rotation: u64, seats: usize) -> usize {
-    (seat + rotation as usize) % seats
-}
-
-/// Exact aggregate of a matchup: counts and histograms only.
+/// Exact aggregate of a matchup: counts and histograms only, so that merging partial
+/// results in any order gives the same numbers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchupStats {
     /// Seats in the game.
     pub seats: usize,
-    /// Rotations each deal was played under.
-    pub rotations: u64,
+    /// Seatings each deal was played under.
+    pub seatings: u64,
     /// `games[bot][seat]`: matches bot played in seat.
     pub games: Vec<Vec<u64>>,
     /// `wins[bot][seat]`.
     pub wins: Vec<Vec<u64>>,
-    /// Matches that ended without a winner (draws; capped matches not included).
+    /// `after_games[bot][other]`: matches in which `other` sat just before `bot` (plays
+    /// right before it; seat s − 1, wrapping).
+    pub after_games: Vec<Vec<u64>>,
+    /// `after_wins[bot][other]`: those of them that `bot` won.
+    pub after_wins: Vec<Vec<u64>>,
+    /// Finished matches without a winner.
     pub draws: u64,
     /// Matches stopped at the cap.
     pub capped: u64,
-    /// `deal_wins[bot][k]`: deals in which the bot won k of its rotations.
+    /// Matches stopped because play repeated a position.
+    pub cycled: u64,
+    /// `deal_wins[bot][k]`: deals in which the bot won k of its seatings.
     pub deal_wins: Vec<Vec<u64>>,
-    /// One histogram per metric, over all matches.
+    /// `deal_score[bot][t]`: deals in which the bot's summed score was `t` units, where a
+    /// win is `seats` units and a match without a winner gives every seat 1 unit (an
+    /// equal share); the deal score is `t / (seats × seatings)`.
+    pub deal_score: Vec<Vec<u64>>,
+    /// One histogram per metric, over finished matches only.
     pub metrics: Vec<Histogram>,
 }
 
 impl MatchupStats {
     /// Empty stats for a game shape.
-    pub fn new(seats: usize, rotations: u64, n_metrics: usize) -> Self {
+    pub fn new(seats: usize, seatings: u64, n_metrics: usize) -> Self {
+        let square = vec![vec![0; seats]; seats];
         MatchupStats {
             seats,
-            rotations,
-            games: vec![vec![0; seats]; seats],
-            wins: vec![vec![0; seats]; seats],
+            seatings,
+            games: square.clone(),
+            wins: square.clone(),
+            after_games: square.clone(),
+            after_wins: square,
             draws: 0,
             capped: 0,
-            deal_wins: vec![vec![0; rotations as usize + 1]; seats],
+            cycled: 0,
+            deal_wins: vec![vec![0; seatings as usize + 1]; seats],
+            deal_score: vec![vec![0; seats * seatings as usize + 1]; seats],
             metrics: vec![Histogram::new(); n_metrics],
         }
     }
@@ -121,49 +237,76 @@ impl MatchupStats {
         };
         add(&mut self.games, &other.games);
         add(&mut self.wins, &other.wins);
+        add(&mut self.after_games, &other.after_games);
+        add(&mut self.after_wins, &other.after_wins);
         add(&mut self.deal_wins, &other.deal_wins);
+        add(&mut self.deal_score, &other.deal_score);
         self.draws += other.draws;
         self.capped += other.capped;
+        self.cycled += other.cycled;
         self.metrics.iter_mut().zip(&other.metrics).for_each(|(a, b)| a.merge(b));
     }
     /// Total matches played.
     pub fn total_games(&self) -> u64 {
         self.games[0].iter().sum()
     }
-    /// Records one match played with `seat_bots`.
-    pub fn record(&mut self, seat_bots: &[usize], rec: &MatchRecord) {
+    /// Deals played.
+    pub fn deals(&self) -> u64 {
+        self.deal_wins[0].iter().sum()
+    }
+    /// Records one match played with `seat_bots`; returns the score units each bot got.
+    pub fn record(&mut self, seat_bots: &[usize], rec: &MatchRecord) -> [u64; MAX_SEATS] {
+        let n = seat_bots.len();
+        let winner = match rec.ending {
+            Ending::Finished => rec.winner.map(|w| w as usize),
+            Ending::Capped | Ending::Cycled => None,
+        };
+        let mut units = [0u64; MAX_SEATS];
         for (seat, &bot) in seat_bots.iter().enumerate() {
             self.games[bot][seat] += 1;
+            let before = seat_bots[(seat + n - 1) % n];
+            self.after_games[bot][before] += 1;
+            match winner {
+                Some(w) if w == seat => {
+                    self.wins[bot][seat] += 1;
+                    self.after_wins[bot][before] += 1;
+                    units[bot] = n as u64;
+                }
+                Some(_) => {}
+                None => units[bot] = 1,
+            }
         }
-        match (rec.winner, rec.capped) {
-            (_, true) => self.capped += 1,
-            (Some(w), false) => self.wins[seat_bots[w as usize]][w as usize] += 1,
-            (None, false) => self.draws += 1,
+        match rec.ending {
+            Ending::Capped => self.capped += 1,
+            Ending::Cycled => self.cycled += 1,
+            Ending::Finished => {
+                self.draws += winner.is_none() as u64;
+                for (h, &v) in self.metrics.iter_mut().zip(&rec.metrics) {
+                    h.add(v);
+                }
+            }
         }
-        for (h, &v) in self.metrics.iter_mut().zip(&rec.metrics) {
-            h.add(v);
-        }
+        units
     }
 }
 
-/// Plays deal `deal` under every rotation and adds it to `stats`.
+/// Plays deal `deal` under every seating and adds it to `stats`.
 fn play_deal(game: &dyn MatchGame, cfg: &RunConfig, deal: u64, stats: &mut MatchupStats) {
     let seats = game.seats();
-    let ds = deal_seed(cfg.seed, cfg.matchup, deal);
     let mut won = [0usize; MAX_SEATS];
-    let mut seat_bots = [0usize; MAX_SEATS];
-    for r in 0..stats.rotations {
-        for (s, b) in seat_bots[..seats].iter_mut().enumerate() {
-            *b = bot_in_seat(s, r, seats);
-        }
-        let rec = game.play(&seat_bots[..seats], ds, play_seed(ds, r));
-        stats.record(&seat_bots[..seats], &rec);
-        if let (Some(w), false) = (rec.winner, rec.capped) {
-            won[seat_bots[w as usize]] += 1;
+    let mut units = [0u64; MAX_SEATS];
+    for k in 0..stats.seatings {
+        let (seat_bots, seeds) = cfg.match_at(seats, deal * stats.seatings + k);
+        let rec = game.play(&seat_bots[..seats], &seeds);
+        let got = stats.record(&seat_bots[..seats], &rec);
+        for b in 0..seats {
+            units[b] += got[b];
+            won[b] += (got[b] == seats as u64) as usize;
         }
     }
-    for (bot, &k) in won[..seats].iter().enumerate() {
-        stats.deal_wins[bot][k] += 1;
+    for b in 0..seats {
+        stats.deal_wins[b][won[b]] += 1;
+        stats.deal_score[b][units[b] as usize] += 1;
     }
 }
 
@@ -173,10 +316,10 @@ const CHUNK: u64 = 256;
 /// Runs a matchup on the current rayon pool and returns its exact aggregate.
 pub fn run(game: &dyn MatchGame, cfg: &RunConfig) -> MatchupStats {
     let seats = game.seats();
-    let rotations = cfg.rotations(seats);
+    let seatings = cfg.seatings(seats);
     let deals = cfg.deals(seats);
-    let bar = progress_bar(deals * rotations, cfg.quiet, game.name());
-    let empty = || MatchupStats::new(seats, rotations, game.metrics().len());
+    let bar = progress_bar(deals * seatings, cfg.quiet, game.name());
+    let empty = || MatchupStats::new(seats, seatings, game.metrics().len());
     let stats = (0..deals.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
@@ -185,7 +328,7 @@ pub fn run(game: &dyn MatchGame, cfg: &RunConfig) -> MatchupStats {
             for deal in chunk * CHUNK..end {
                 play_deal(game, cfg, deal, &mut s);
             }
-            bar.inc((end - chunk * CHUNK) * rotations);
+            bar.inc((end - chunk * CHUNK) * seatings);
             s
         })
         .reduce(empty, |mut a, b| {
@@ -217,38 +360,137 @@ fn progress_bar(total: u64, quiet: bool, label: &str) -> ProgressBar {
 mod tests {
     use super::*;
 
-    /// A toy game: seat 0 wins when the deal seed is even, with one metric.
-    struct Coin;
-    static COIN_METRICS: [MetricDef; 1] = [MetricDef { name: "len", scale: 1, doc: "" }];
-    impl MatchGame for Coin {
-        fn name(&self) -> &'static str { "coin" }
-        fn seats(&self) -> usize { 2 }
-        fn metrics(&self) -> &'static [MetricDef] { &COIN_METRICS }
-        fn play(&self, _: &[usize], deal_seed: u64, play_seed: u64) -> MatchRecord {
+    /// A toy game: the winner and the ending are drawn from the seeds; one metric.
+    struct Toy {
+        seats: usize,
+    }
+    static TOY_METRICS: [MetricDef; 1] = [MetricDef { name: "len", scale: 1, doc: "" }];
+    impl MatchGame for Toy {
+        fn name(&self) -> &'static str { "toy" }
+        fn seats(&self) -> usize { self.seats }
+        fn metrics(&self) -> &'static [MetricDef] { &TOY_METRICS }
+        fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord {
+            let h = crate::rng::mix(&[seeds.deal, seeds.players[0], seat_bots[0] as u64]);
+            let ending = match h % 50 {
+                0 => Ending::Capped,
+                1 => Ending::Cycled,
+                _ => Ending::Finished,
+            };
+            let winner = (h % 7 != 3).then_some(((h >> 8) % self.seats as u64) as u8);
             let mut metrics = [0; MAX_METRICS];
-            metrics[0] = play_seed % 10;
-            MatchRecord { winner: Some((deal_seed % 2) as u8), capped: false, metrics }
+            metrics[0] = (h >> 20) % 100;
+            MatchRecord { winner, ending, metrics }
         }
     }
 
     #[test]
-    fn seat_rotation_pairs_every_deal_and_counts_add_up() {
-        let cfg = RunConfig { games: 1001, seed: 3, matchup: 0, rotate_seats: true, quiet: true };
-        let s = run(&Coin, &cfg);
-        assert_eq!(s.total_games(), 1002, "rounded up to whole deals");
-        // The same seat wins both rotations of a deal, so every deal is a split.
-        assert_eq!(s.deal_wins[0][1], 501);
-        assert_eq!(s.deal_wins[1][1], 501);
-        assert_eq!(s.wins[0][0] + s.wins[1][0] + s.wins[0][1] + s.wins[1][1], 1002);
-        assert_eq!(s.wins[0][0], s.wins[1][0], "seat-0 wins split evenly between the bots");
-        assert_eq!(s.metrics[0].count(), 1002);
+    fn seatings_per_deal_by_design() {
+        let per: Vec<u64> = (2..=5).map(|n| seatings_per_deal(SeatingDesign::All, n)).collect();
+        assert_eq!(per, [2, 6, 24, 10]);
+        assert_eq!(seatings_per_deal(SeatingDesign::Rotations, 3), 3);
+        assert_eq!(seatings_per_deal(SeatingDesign::One, 4), 1);
+    }
+
+    #[test]
+    fn all_design_plays_every_seat_order_once_up_to_four_players() {
+        for n in 2..=4 {
+            let per = seatings_per_deal(SeatingDesign::All, n);
+            let mut seen: Vec<Vec<usize>> = (0..per).map(|k| seating(SeatingDesign::All, n, 77, k)[..n].to_vec()).collect();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len() as u64, per, "{n} players: every seating distinct");
+            assert!(seen.iter().all(|p| { let mut q = p.clone(); q.sort(); q == (0..n).collect::<Vec<_>>() }), "each is a permutation");
+        }
+    }
+
+    #[test]
+    fn balanced_design_for_five_balances_seats_and_neighbours() {
+        for deal in 0..20u64 {
+            let mut in_seat = [[0; 5]; 5];
+            let mut after = [[0; 5]; 5];
+            for k in 0..10 {
+                let sb = seating(SeatingDesign::All, 5, deal, k);
+                for s in 0..5 {
+                    in_seat[sb[s]][s] += 1;
+                    after[sb[s]][sb[(s + 4) % 5]] += 1;
+                }
+            }
+            assert!(in_seat.iter().flatten().all(|&c| c == 2), "every bot twice in every seat: {in_seat:?}");
+            for row in after {
+                let mut nonzero: Vec<i32> = row.iter().copied().filter(|&c| c > 0).collect();
+                nonzero.sort();
+                assert_eq!(nonzero, [5, 5], "each bot follows each of its two neighbours 5 times: {row:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn rotations_and_one_follow_the_listed_order() {
+        assert_eq!(seating(SeatingDesign::Rotations, 3, 1, 1)[..3], [1, 2, 0]);
+        assert_eq!(seating(SeatingDesign::One, 3, 1, 0)[..3], [0, 1, 2]);
+    }
+
+    #[test]
+    fn twins_get_their_own_rank() {
+        let labels: Vec<String> = ["a", "b", "a", "a"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(twin_ranks(&labels), [0, 0, 1, 2]);
+    }
+
+    #[test]
+    fn seeds_depend_on_who_sits_where_not_on_the_seating_number() {
+        let cfg = RunConfig::distinct(10, 5, 3);
+        // Two seatings of one deal share the deal seed; each seat keeps its stream.
+        let (a, sa) = cfg.match_at(3, 0);
+        let (b, sb) = cfg.match_at(3, 1);
+        assert_ne!(a, b);
+        assert_eq!(sa, sb, "distinct bots: the seeds are the deal's and the seats'");
+        let twins = RunConfig { twin_rank: vec![0, 1, 0], ..cfg };
+        let (_, t0) = twins.match_at(3, 0);
+        let (_, t1) = twins.match_at(3, 2);
+        assert_ne!(t0.players, t1.players, "a twin moving seats changes that seat's stream");
+    }
+
+    #[test]
+    fn counts_add_up_and_lengths_cover_finished_matches_only() {
+        let s = run(&Toy { seats: 3 }, &RunConfig::distinct(6000, 3, 3));
+        let total = s.total_games();
+        assert_eq!(total, 6000);
+        assert_eq!(s.deals(), 1000);
+        assert!(s.capped > 0 && s.cycled > 0, "the toy caps and cycles some matches");
+        let wins: u64 = s.wins.iter().flatten().sum();
+        assert_eq!(wins + s.draws + s.capped + s.cycled, total);
+        assert_eq!(s.metrics[0].count(), total - s.capped - s.cycled);
+        for b in 0..3 {
+            assert_eq!(s.deal_score[b].iter().sum::<u64>(), 1000);
+            assert_eq!(s.after_games[b].iter().sum::<u64>(), total, "every bot plays every match");
+            assert_eq!(s.after_games[b][b], 0, "nobody plays right after himself");
+            // Deal score units: a win is 3, a match without a winner 1 each.
+            let units: u64 = s.deal_score[b].iter().enumerate().map(|(t, c)| t as u64 * c).sum();
+            let own_wins: u64 = s.wins[b].iter().sum();
+            assert_eq!(units, 3 * own_wins + (s.draws + s.capped + s.cycled));
+        }
+    }
+
+    #[test]
+    fn merging_parts_equals_the_whole_including_capped_and_cycled() {
+        let game = Toy { seats: 2 };
+        let cfg = RunConfig::distinct(4000, 9, 2);
+        let whole = run(&game, &cfg);
+        let mut parts = MatchupStats::new(2, 2, 1);
+        let mut other = MatchupStats::new(2, 2, 1);
+        for deal in 0..2000 {
+            play_deal(&game, &cfg, deal, if deal % 3 == 0 { &mut parts } else { &mut other });
+        }
+        parts.merge(&other);
+        assert_eq!(parts, whole);
+        assert!(whole.capped > 0 && whole.cycled > 0);
     }
 
     #[test]
     fn result_does_not_depend_on_thread_count() {
-        let cfg = RunConfig { games: 5000, seed: 9, matchup: 1, rotate_seats: true, quiet: true };
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run(&Coin, &cfg));
-        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run(&Coin, &cfg));
+        let cfg = RunConfig::distinct(5000, 9, 4);
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run(&Toy { seats: 4 }, &cfg));
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run(&Toy { seats: 4 }, &cfg));
         assert_eq!(one, two);
     }
 }

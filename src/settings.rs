@@ -85,6 +85,10 @@ impl Settings {
     pub fn get_bool(&self, key: &str) -> bool {
         self.get(key) == "true"
     }
+    /// Every flag with the value in force, in definition order.
+    pub fn all(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.values.iter().map(|(d, v)| (d.key, v.as_str()))
+    }
     /// Flags whose value differs from the default, as `key=value` joined by spaces.
     pub fn non_default(&self) -> String {
         self.values

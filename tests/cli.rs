@@ -84,7 +84,13 @@ fn trace_jsonl_is_one_json_object_per_line_and_replays_the_match() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let events: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("valid JSON line")).collect();
-    assert_eq!(events[0]["event"], "deal");
+    assert_eq!(events[0]["event"], "match_start");
+    assert_eq!(events[0]["game"], "spit");
+    assert_eq!(events[0]["seed"], 5);
+    assert_eq!(events[0]["index"], 3);
+    assert_eq!(events[0]["flags"]["spit.num_stockpiles"], "5");
+    assert_eq!(events[0]["seats"].as_array().unwrap().len(), 2);
+    assert_eq!(events[1]["event"], "deal");
     assert_eq!(events.last().unwrap()["event"], "match_end");
     let kinds: std::collections::HashSet<&str> = events.iter().map(|e| e["event"].as_str().unwrap()).collect();
     for k in ["opening", "start", "play", "flip", "spit", "round_end", "slap", "collect"] {

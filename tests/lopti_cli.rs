@@ -26,7 +26,7 @@ fn trace_jsonl_is_one_documented_object_per_line_and_repeatable() {
     let args = ["trace", "lopti", "--bot", "burner", "--bot", "random", "--index", "3", "--format", "jsonl"];
     let (ok, out, err) = cardsim(&args);
     assert!(ok, "{err}");
-    let kinds = ["deal", "swap", "turn", "takeover", "reveal", "play", "obligation", "clear", "bonus", "pass", "draw", "pickup", "out", "end"];
+    let kinds = ["match_start", "deal", "swap", "turn", "takeover", "reveal", "play", "obligation", "clear", "bonus", "pass", "draw", "pickup", "out", "end"];
     for line in out.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("a JSON object per line");
         let kind = v["event"].as_str().expect("an event kind");

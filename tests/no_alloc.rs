@@ -50,11 +50,11 @@ fn matches_do_not_allocate() {
         let specs: Vec<BotSpec> = (0..seats).map(|i| BotSpec::parse(&names[i % names.len()]).unwrap()).collect();
         let game = entry.build(&specs, &Settings::parse(entry.flags(), &[]).unwrap()).unwrap();
         let seat_bots: Vec<usize> = (0..seats).collect();
-        game.play(&seat_bots, 1, 2); // warm-up (lazy statics)
+        game.play(&seat_bots, &cardsim::rng::MatchSeeds::of_deal(1)); // warm-up (lazy statics)
         let before = ALLOCATIONS.load(Ordering::Relaxed);
         COUNTING.with(|c| c.set(true));
         for i in 0..5 {
-            game.play(&seat_bots, i, i + 100);
+            game.play(&seat_bots, &cardsim::rng::MatchSeeds::of_deal(i));
         }
         COUNTING.with(|c| c.set(false));
         let after = ALLOCATIONS.load(Ordering::Relaxed);

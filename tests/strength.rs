@@ -11,7 +11,7 @@ fn play(game: &str, bots: &[&str], games: u64, seed: u64) -> MatchupStats {
     let entry = find(game).unwrap();
     let specs: Vec<BotSpec> = bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect();
     let g = entry.build(&specs, &Settings::parse(entry.flags(), &[]).unwrap()).unwrap();
-    run(g.as_match_game(), &RunConfig { games, seed, matchup: 0, rotate_seats: true, quiet: true })
+    run(g.as_match_game(), &RunConfig::distinct(games, seed, 2))
 }
 
 fn rate(s: &MatchupStats, bot: usize) -> f64 {

@@ -51,7 +51,7 @@ pub trait GameEntry: Sync {
 pub trait TracedGame: MatchGame {
     /// Plays the match the runner would play for these seeds, sending every event to
     /// `sink`; returns the same record as [`MatchGame::play`].
-    fn trace(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, sink: &mut dyn TraceSink) -> crate::runner::MatchRecord;
+    fn trace(&self, seat_bots: &[usize], seeds: &crate::rng::MatchSeeds, sink: &mut dyn TraceSink) -> crate::runner::MatchRecord;
     /// Upcast for the runner.
     fn as_match_game(&self) -> &dyn MatchGame;
 }

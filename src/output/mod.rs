@@ -2,4 +2,4 @@
 
 pub mod summary;
 
-pub use summary::{summary_rows, write_csv, print_table, SummaryRow};
+pub use summary::{summary_rows, write_csv, print_summary, SummaryRow};

@@ -1,6 +1,7 @@
 //! One summary row per bot and seat of a matchup, written as CSV or as a table.
 
 use crate::runner::{MatchupStats, MetricDef};
+use crate::stats::elo::{elo_with_interval, los, paired_score, PairedScore};
 use crate::stats::{wilson_interval, Z_95};
 use std::io::Write;
 use std::path::Path;
@@ -30,10 +31,16 @@ pub struct MatchupLabels<'a> {
     pub flags: &'a str,
     /// Master seed.
     pub seed: u64,
+    /// Seating design (`all`, `rotations`, `one`).
+    pub seating: &'a str,
 }
 
 fn fmt_rate(x: f64) -> String {
     format!("{x:.6}")
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_finite() { format!("{:.2}", x + 0.0) } else if x > 0.0 { "inf".into() } else { "-inf".into() }
 }
 
 fn fmt_scaled(v: f64, scale: u32) -> String {
@@ -44,15 +51,44 @@ fn fmt_int_scaled(v: u64, scale: u32) -> String {
     if scale == 1 { v.to_string() } else { format!("{:.3}", v as f64 / scale as f64) }
 }
 
-/// Builds the summary rows of one matchup.
+/// The CSV columns before the metrics, in order.
+pub const COLUMNS: [&str; 30] = [
+    "game", "bots", "flags", "seed", "seating", "bot", "bot_index", "seat", "after", "games", "wins", "draws", "win_rate",
+    "win_ci_low", "win_ci_high", "score", "score_se", "score_ci_low", "score_ci_high", "design_effect", "elo", "elo_ci_low",
+    "elo_ci_high", "los", "deals", "deals_all_won", "deals_split", "deals_none_won", "capped", "cycled",
+];
+
+/// The paired figures of one bot: its deal scores' mean and standard error, the design
+/// effect, and for two-bot matchups the Elo difference and LOS.
+#[derive(Clone, Copy, Debug)]
+pub struct PairedFigures {
+    /// Mean deal score (a win is 1, a match without winner 1/seats to every seat).
+    pub score: PairedScore,
+    /// Standard error of the mean deal score over the binomial one (every match
+    /// independent): below 1 when pairing cancels luck.
+    pub design_effect: f64,
+    /// `(elo, low, high, los)` for two-bot matchups.
+    pub elo: Option<(f64, f64, f64, f64)>,
+}
+
+/// The paired figures of `bot` in `stats`.
+pub fn paired_figures(stats: &MatchupStats, bot: usize) -> PairedFigures {
+    let score = paired_score(&stats.deal_score[bot]);
+    let games = stats.games[bot].iter().sum::<u64>() as f64;
+    let binomial = (score.mean * (1.0 - score.mean) / games).sqrt();
+    let design_effect = if binomial > 0.0 { score.se() / binomial } else { f64::NAN };
+    let elo = (stats.seats == 2).then(|| {
+        let (e, lo, hi) = elo_with_interval(&score, Z_95);
+        (e, lo, hi, los(&score))
+    });
+    PairedFigures { score, design_effect, elo }
+}
+
+/// Builds the summary rows of one matchup: per bot a pooled row (`seat` = `all`, with
+/// the paired figures) and one per seat; with 3+ seats one row per bot and the bot
+/// playing just before it (`after`); then per seat a row pooled over bots (`bot` = `any`).
 pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[MetricDef]) -> Vec<SummaryRow> {
-    let mut header: Vec<String> = [
-        "game", "bots", "flags", "seed", "bot", "bot_index", "seat", "games", "wins", "draws", "win_rate",
-        "win_ci_low", "win_ci_high", "deals", "deals_all_won", "deals_split", "deals_none_won", "capped",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut header: Vec<String> = COLUMNS.iter().map(|s| s.to_string()).collect();
     for m in metrics {
         header.push(format!("{}_mean", m.name));
         header.push(format!("{}_sd", m.name));
@@ -72,54 +108,85 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
             v
         })
         .collect();
-    let deals: u64 = stats.deal_wins[0].iter().sum();
+    let deals = stats.deals();
+    let seating = labels.seating;
     let mut rows = Vec::new();
-    let row = |bot_label: &str, bot_index: String, seat: String, games: u64, wins: u64, deal_cols: [String; 3]| {
+    // One row: who, how many games and wins, then the bot-level paired and deal columns
+    // (empty strings where they do not apply).
+    let row = |bot_label: &str, bot_index: String, seat: String, after: &str, games: u64, wins: u64, paired: [String; 9], deal_cols: [String; 3]| {
         let (lo, hi) = wilson_interval(wins, games, Z_95);
         let mut values = vec![
             labels.game.to_string(),
             labels.bots.join(" vs "),
             labels.flags.to_string(),
             labels.seed.to_string(),
+            seating.to_string(),
             bot_label.to_string(),
             bot_index,
             seat,
+            after.to_string(),
             games.to_string(),
             wins.to_string(),
             stats.draws.to_string(),
             fmt_rate(wins as f64 / games as f64),
             fmt_rate(lo),
             fmt_rate(hi),
-            deals.to_string(),
         ];
+        values.extend(paired);
+        values.push(deals.to_string());
         values.extend(deal_cols);
         values.push(stats.capped.to_string());
+        values.push(stats.cycled.to_string());
         values.extend(matchup_tail.iter().cloned());
         SummaryRow { header: header.clone(), values }
     };
+    let blank = || std::array::from_fn::<String, 9, _>(|_| String::new());
     for bot in 0..stats.seats {
         let dw = &stats.deal_wins[bot];
-        let r = stats.rotations as usize;
+        let r = stats.seatings as usize;
         let (all_won, none_won) = (dw[r], dw[0]);
-        let split = deals - all_won - none_won;
-        let seat_rows = std::iter::once(None).chain((0..stats.seats).map(Some));
-        for seat in seat_rows {
-            let (games, wins) = match seat {
-                None => (stats.games[bot].iter().sum::<u64>(), stats.wins[bot].iter().sum::<u64>()),
-                Some(s) => (stats.games[bot][s], stats.wins[bot][s]),
-            };
-            if games == 0 {
-                continue;
+        let deal_cols = [all_won.to_string(), (deals - all_won - none_won).to_string(), none_won.to_string()];
+        let f = paired_figures(stats, bot);
+        let se = f.score.se();
+        let mut paired = [
+            fmt_rate(f.score.mean),
+            fmt_rate(se),
+            fmt_rate(f.score.mean - Z_95 * se),
+            fmt_rate(f.score.mean + Z_95 * se),
+            if f.design_effect.is_finite() { format!("{:.4}", f.design_effect) } else { String::new() },
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ];
+        if let Some((e, lo, hi, l)) = f.elo {
+            paired[5..].clone_from_slice(&[fmt_elo(e), fmt_elo(lo), fmt_elo(hi), fmt_rate(l)]);
+        }
+        let label = &labels.bots[bot];
+        let (games, wins) = (stats.games[bot].iter().sum(), stats.wins[bot].iter().sum());
+        rows.push(row(label, bot.to_string(), "all".into(), "", games, wins, paired, deal_cols.clone()));
+        for seat in 0..stats.seats {
+            let (games, wins) = (stats.games[bot][seat], stats.wins[bot][seat]);
+            if games > 0 {
+                rows.push(row(label, bot.to_string(), seat.to_string(), "", games, wins, blank(), deal_cols.clone()));
             }
-            let deal_cols = [all_won.to_string(), split.to_string(), none_won.to_string()];
-            rows.push(row(&labels.bots[bot], bot.to_string(), seat.map_or("all".to_string(), |s| s.to_string()), games, wins, deal_cols));
+        }
+    }
+    if stats.seats >= 3 {
+        for bot in 0..stats.seats {
+            for before in 0..stats.seats {
+                let (games, wins) = (stats.after_games[bot][before], stats.after_wins[bot][before]);
+                if games > 0 {
+                    rows.push(row(&labels.bots[bot], bot.to_string(), "all".into(), &labels.bots[before], games, wins, blank(), Default::default()));
+                }
+            }
         }
     }
     // Seat rows pooled over bots: how often whoever sat in seat s won.
     let total = stats.total_games();
     for seat in 0..stats.seats {
         let wins = (0..stats.seats).map(|b| stats.wins[b][seat]).sum();
-        rows.push(row(ANY_BOT, String::new(), seat.to_string(), total, wins, [String::new(), String::new(), String::new()]));
+        rows.push(row(ANY_BOT, String::new(), seat.to_string(), "", total, wins, blank(), Default::default()));
     }
     rows
 }
@@ -151,12 +218,11 @@ pub fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), String> {
         })
 }
 
-/// Prints the rows as an aligned table of the most useful columns.
-pub fn print_table(out: &mut dyn Write, rows: &[SummaryRow]) -> std::io::Result<()> {
+/// Prints `rows` as an aligned table of the columns `wanted`.
+fn print_columns(out: &mut dyn Write, rows: &[&SummaryRow], wanted: &[&str]) -> std::io::Result<()> {
     let Some(first) = rows.first() else { return Ok(()) };
-    let wanted = ["bot", "seat", "games", "wins", "win_rate", "win_ci_low", "win_ci_high"];
     let idx: Vec<usize> = wanted.iter().filter_map(|w| first.header.iter().position(|h| h == w)).collect();
-    let width = |i: usize| rows.iter().map(|r| r.values[i].len()).chain([first.header[i].len()]).max().unwrap_or(0);
+    let width = |i: usize| rows.iter().map(|r| r.values[i].chars().count()).chain([first.header[i].len()]).max().unwrap_or(0);
     let widths: Vec<usize> = idx.iter().map(|&i| width(i)).collect();
     let line = |cells: Vec<&str>| cells.iter().zip(&widths).map(|(c, w)| format!("{c:>w$}")).collect::<Vec<_>>().join("  ");
     writeln!(out, "{}", line(idx.iter().map(|&i| first.header[i].as_str()).collect()))?;
@@ -166,36 +232,131 @@ pub fn print_table(out: &mut dyn Write, rows: &[SummaryRow]) -> std::io::Result<
     Ok(())
 }
 
+/// Prints a matchup's summary for people: win rates per bot and seat with intervals,
+/// the paired score, the Elo difference (two bots), the design effect, the neighbour
+/// table (3+ seats), and the counts of draws, capped and cycled matches.
+pub fn print_summary(out: &mut dyn Write, rows: &[SummaryRow], stats: &MatchupStats) -> std::io::Result<()> {
+    let col = |r: &SummaryRow, name: &str| r.header.iter().position(|h| h == name).map_or("", |i| r.values[i].as_str()).to_string();
+    let (main, after): (Vec<&SummaryRow>, Vec<&SummaryRow>) = rows.iter().partition(|r| col(r, "after").is_empty());
+    print_columns(out, &main, &["bot", "seat", "games", "wins", "win_rate", "win_ci_low", "win_ci_high", "score", "score_ci_low", "score_ci_high"])?;
+    for r in main.iter().filter(|r| col(r, "seat") == "all") {
+        write!(out, "{}: paired score {} ± {} (95%: ±{:.6}); design effect {}", col(r, "bot"), col(r, "score"), col(r, "score_se"),
+            Z_95 * col(r, "score_se").parse::<f64>().unwrap_or(f64::NAN), col(r, "design_effect"))?;
+        if !col(r, "elo").is_empty() {
+            write!(out, "; Elo {} [{}, {}], LOS {}", col(r, "elo"), col(r, "elo_ci_low"), col(r, "elo_ci_high"), col(r, "los"))?;
+        }
+        writeln!(out)?;
+    }
+    if !after.is_empty() {
+        writeln!(out, "win rate by the bot playing just before:")?;
+        print_columns(out, &after, &["bot", "after", "games", "wins", "win_rate", "win_ci_low", "win_ci_high"])?;
+    }
+    writeln!(out, "deals: {}  draws: {}  capped: {}  cycled: {}  (lengths below cover the {} finished matches)", stats.deals(), stats.draws,
+        stats.capped, stats.cycled, stats.total_games() - stats.capped - stats.cycled)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::{MatchRecord, MatchupStats, MAX_METRICS};
+    use crate::runner::{Ending, MatchRecord, MatchupStats, MAX_METRICS};
+
+    fn rec(winner: u8, len: u64) -> MatchRecord {
+        let mut metrics = [0; MAX_METRICS];
+        metrics[0] = len;
+        MatchRecord { winner: Some(winner), ending: Ending::Finished, metrics }
+    }
+
+    /// Four deals of two bots, each under both seatings. Bot `a` wins both seatings of
+    /// deal 0, one of deals 1 and 3, none of deal 2: deal scores 1, 1/2, 0, 1/2.
+    fn four_deals() -> MatchupStats {
+        let mut s = MatchupStats::new(2, 2, 1);
+        let a_wins = [[true, true], [true, false], [false, false], [false, true]];
+        for (d, wins) in a_wins.iter().enumerate() {
+            let mut units = [0u64; 2];
+            for (k, &a_won) in wins.iter().enumerate() {
+                let seat_bots = if k == 0 { [0, 1] } else { [1, 0] };
+                let a_seat = if k == 0 { 0 } else { 1 };
+                let got = s.record(&seat_bots, &rec(if a_won { a_seat } else { 1 - a_seat }, 1000 + 500 * d as u64));
+                units[0] += got[0];
+                units[1] += got[1];
+            }
+            for b in 0..2 {
+                s.deal_score[b][units[b] as usize] += 1;
+                s.deal_wins[b][(units[b] / 2) as usize] += 1;
+            }
+        }
+        s
+    }
+
+    fn col(r: &SummaryRow, name: &str) -> String {
+        r.values[r.header.iter().position(|h| h == name).unwrap()].clone()
+    }
 
     #[test]
     fn rows_per_bot_and_seat_and_pooled_seat_rows() {
-        // Two bots, one deal played under both seatings: bot 0 wins in seat 0 only.
-        let mut s = MatchupStats::new(2, 2, 1);
-        let mut metrics = [0; MAX_METRICS];
-        metrics[0] = 1500;
-        s.record(&[0, 1], &MatchRecord { winner: Some(0), capped: false, metrics });
-        metrics[0] = 2500;
-        s.record(&[1, 0], &MatchRecord { winner: Some(0), capped: false, metrics });
-        s.deal_wins[0][1] += 1;
-        s.deal_wins[1][1] += 1;
+        let s = four_deals();
         let defs = [MetricDef { name: "seconds", scale: 1000, doc: "" }];
         let bots = ["a".to_string(), "b".to_string()];
-        let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3 }, &s, &defs);
-        let col = |r: &SummaryRow, name: &str| r.values[r.header.iter().position(|h| h == name).unwrap()].clone();
-        assert_eq!(rows.len(), 8);
-        let got: Vec<(String, String, String, String)> = rows.iter().map(|r| (col(r, "bot"), col(r, "seat"), col(r, "games"), col(r, "wins"))).collect();
-        let want = [("a", "all", "2", "1"), ("a", "0", "1", "1"), ("a", "1", "1", "0"), ("b", "all", "2", "1"), ("b", "0", "1", "1"), ("b", "1", "1", "0"), ("any", "0", "2", "2"), ("any", "1", "2", "0")];
+        let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3, seating: "all" }, &s, &defs);
+        assert_eq!(rows.len(), 8, "2 bots x (all + 2 seats) + 2 pooled seat rows; no neighbour rows for 2 seats");
+        let got: Vec<[String; 4]> = rows.iter().map(|r| [col(r, "bot"), col(r, "seat"), col(r, "games"), col(r, "wins")]).collect();
+        let want = [["a", "all", "8", "4"], ["a", "0", "4", "2"], ["a", "1", "4", "2"], ["b", "all", "8", "4"], ["b", "0", "4", "2"], ["b", "1", "4", "2"], ["any", "0", "8", "4"], ["any", "1", "8", "4"]];
         for (g, w) in got.iter().zip(want) {
-            assert_eq!((g.0.as_str(), g.1.as_str(), g.2.as_str(), g.3.as_str()), w);
+            assert_eq!(g.each_ref().map(|x| x.as_str()), w);
         }
-        assert_eq!(col(&rows[0], "deals_split"), "1");
-        assert_eq!(col(&rows[0], "seconds_mean"), "2.000");
+        assert_eq!((col(&rows[0], "deals"), col(&rows[0], "deals_all_won"), col(&rows[0], "deals_split"), col(&rows[0], "deals_none_won")), ("4".into(), "1".into(), "2".into(), "1".into()));
+        // Lengths 1.0, 1.5, 2.0, 2.5 s, each twice.
+        assert_eq!(col(&rows[0], "seconds_mean"), "1.750");
         assert_eq!(col(&rows[0], "seconds_max"), "2.500");
-        assert_eq!(col(&rows[6], "win_rate"), "1.000000");
-        assert_eq!(col(&rows[6], "win_ci_low"), format!("{:.6}", wilson_interval(2, 2, Z_95).0));
+    }
+
+    #[test]
+    fn per_seat_interval_counts_the_matches_in_that_seat() {
+        let s = four_deals();
+        let bots = ["a".to_string(), "b".to_string()];
+        let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3, seating: "all" }, &s, &[]);
+        // Bot a in seat 0: 2 wins of 4 matches (not of all 8).
+        assert_eq!(col(&rows[1], "win_ci_low"), format!("{:.6}", wilson_interval(2, 4, Z_95).0));
+        assert_ne!(col(&rows[1], "win_ci_low"), format!("{:.6}", wilson_interval(2, 8, Z_95).0));
+        // 2/4: centre 0.5, half-width z sqrt(1/16 + z^2/64) / (1 + z^2/4) = 0.3504 (hand computed).
+        assert!((col(&rows[1], "win_ci_high").parse::<f64>().unwrap() - 0.8504).abs() < 1e-3);
+    }
+
+    #[test]
+    fn paired_score_elo_and_los_by_hand() {
+        let s = four_deals();
+        let bots = ["a".to_string(), "b".to_string()];
+        let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3, seating: "all" }, &s, &[]);
+        // Deal scores 1, .5, 0, .5: mean .5, population variance (.25 + 0 + .25 + 0) / 4 = .125,
+        // SE sqrt(.125 / 4) = 0.176777; binomial SE sqrt(.25 / 8) = 0.176777: design effect 1.
+        assert_eq!(col(&rows[0], "score"), "0.500000");
+        assert_eq!(col(&rows[0], "score_se"), "0.176777");
+        assert_eq!(col(&rows[0], "score_ci_low"), format!("{:.6}", 0.5 - Z_95 * 0.125f64.sqrt() / 2.0));
+        assert_eq!(col(&rows[0], "design_effect"), "1.0000");
+        assert_eq!((col(&rows[0], "elo"), col(&rows[0], "los")), ("0.00".into(), "0.500000".into()));
+        // Elo interval: -400 log10(1/0.846476 - 1) = 296.58 (hand computed), symmetric.
+        let hi: f64 = col(&rows[0], "elo_ci_high").parse().unwrap();
+        assert!((hi - 296.58).abs() < 0.01, "{hi}");
+        assert_eq!(col(&rows[0], "elo_ci_low"), format!("{:.2}", -hi));
+        // Seat rows carry no paired figures.
+        assert_eq!(col(&rows[1], "score"), "");
+    }
+
+    #[test]
+    fn neighbour_rows_for_three_seats() {
+        let mut s = MatchupStats::new(3, 1, 0);
+        s.record(&[0, 1, 2], &rec(1, 0)); // bot 1 wins, sitting after bot 0
+        s.record(&[0, 2, 1], &rec(2, 0)); // bot 1 in seat 2 wins, after bot 2
+        s.deal_score.iter_mut().for_each(|d| d[0] += 1);
+        s.deal_wins.iter_mut().for_each(|d| d[0] += 1);
+        let bots = ["x".to_string(), "y".to_string(), "z".to_string()];
+        let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 1, seating: "one" }, &s, &[]);
+        let after: Vec<[String; 4]> = rows.iter().filter(|r| !col(r, "after").is_empty()).map(|r| [col(r, "bot"), col(r, "after"), col(r, "games"), col(r, "wins")]).collect();
+        let find = |b: &str, a: &str| after.iter().find(|r| r[0] == b && r[1] == a).map(|r| (r[2].clone(), r[3].clone()));
+        assert_eq!(find("y", "x"), Some(("1".into(), "1".into())));
+        assert_eq!(find("y", "z"), Some(("1".into(), "1".into())));
+        assert_eq!(find("x", "z"), Some(("1".into(), "0".into())), "x sits after z in the first match (seat 0 after seat 2)");
+        assert_eq!(find("x", "y"), Some(("1".into(), "0".into())));
+        assert!(rows.iter().all(|r| col(r, "elo").is_empty()), "no Elo with three seats");
     }
 }

@@ -3,9 +3,11 @@
 //! here; the real-time engine works in integer microseconds.
 
 pub mod distribution;
+pub mod limits;
 pub mod presets;
 
 pub use distribution::Dist;
+pub use limits::ParamError;
 pub use presets::Preset;
 
 use rand::{Rng, RngExt};
@@ -48,6 +50,11 @@ const MOTION_GEOMETRY: [(f64, f64, f64); MOTIONS] = [
     (1.0, 2.14, 0.0),        // Slap
 ];
 
+/// Longest plausible reaction time (ms): one minute. Bot-file parameters and the mean of
+/// every distribution are checked against it ([`limits`]), and every drawn time is
+/// clamped to it by [`ms_to_us`].
+pub const MAX_MS: f64 = 60_000.0;
+
 /// Extra time of a motor fumble (MTM "position" element, about 200 ms).
 const FUMBLE_MS: f64 = 200.0;
 
@@ -81,7 +88,11 @@ pub struct ReactionModel {
 impl ReactionModel {
     /// Mean motor time of a motion (ms).
     pub fn motor_mean(&self, m: Motion) -> f64 {
-        let (moves, bits, grasp) = MOTION_GEOMETRY[m as usize];
+        self.geometry_mean(MOTION_GEOMETRY[m as usize])
+    }
+
+    /// Mean motor time of a movement given as (movements, bits, share of grasp+release).
+    fn geometry_mean(&self, (moves, bits, grasp): (f64, f64, f64)) -> f64 {
         moves * self.fitts_a + self.fitts_b * bits + grasp * self.grasp_release
     }
 
@@ -132,8 +143,12 @@ impl ReactionModel {
     }
 }
 
-/// Milliseconds to whole microseconds (never below 1 µs, so time always advances).
+/// A drawn time in milliseconds to whole microseconds, saturating: the time is first
+/// clamped to [0, [`MAX_MS`]] (NaN becomes 0), so even a sampled outlier or a broken
+/// parameter cannot overflow or wrap simulated time; the result is never below 1 µs, so
+/// time always advances.
 pub fn ms_to_us(ms: f64) -> u64 {
+    let ms = if ms.is_nan() { 0.0 } else { ms.clamp(0.0, MAX_MS) };
     ((ms * 1000.0).round() as u64).max(1)
 }
 
@@ -144,6 +159,19 @@ mod tests {
 
     fn mean_of(n: usize, mut f: impl FnMut() -> f64) -> f64 {
         (0..n).map(|_| f()).sum::<f64>() / n as f64
+    }
+
+    #[test]
+    fn ms_to_us_saturates_at_a_minute_and_never_wraps() {
+        assert_eq!(ms_to_us(1.5), 1500);
+        assert_eq!(ms_to_us(0.0), 1, "time always advances");
+        assert_eq!(ms_to_us(MAX_MS), 60_000_000);
+        for huge in [60_000.4, 1e300, f64::INFINITY, f64::MAX] {
+            assert_eq!(ms_to_us(huge), 60_000_000, "{huge}");
+        }
+        for low in [-5.0, f64::NEG_INFINITY, f64::NAN] {
+            assert_eq!(ms_to_us(low), 1, "{low}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The event loop of one round of a real-time game.
 
 use crate::reaction::{ms_to_us, Motion, ReactionModel};
-use crate::rng::SimRng;
+use crate::rng::{MatchSeeds, SimRng};
 use arrayvec::ArrayVec;
 use rand::RngExt;
 
@@ -13,6 +13,35 @@ pub const MAX_PLAYERS: usize = 4;
 pub const MAX_ACTIONS: usize = 64;
 /// A player's legal actions, on the stack.
 pub type ActionList<A> = ArrayVec<A, MAX_ACTIONS>;
+
+/// The random streams of a real-time match: public chance (exact-tie breaks and other
+/// chance events everyone sees), the same in every seating of a deal, and one stream
+/// per player for its reaction times and its bot's own dice.
+#[derive(Clone, Debug)]
+pub struct MatchRngs {
+    /// Public chance.
+    pub chance: SimRng,
+    /// Player `p`'s stream.
+    pub players: [SimRng; MAX_PLAYERS],
+}
+
+impl MatchRngs {
+    /// The streams of deal `seed` with distinct bots (tests).
+    pub fn of_deal(seed: u64) -> MatchRngs {
+        MatchRngs::new(&MatchSeeds::of_deal(seed))
+    }
+    /// The streams of a match from its seeds.
+    pub fn new(seeds: &MatchSeeds) -> MatchRngs {
+        MatchRngs { chance: seeds.chance_rng(0), players: std::array::from_fn(|p| seeds.player_rng(p)) }
+    }
+}
+
+/// Saturating addition of a duration in milliseconds to a simulated time, so that no
+/// input can wrap the clock.
+#[inline]
+pub fn after(now: Micros, ms: f64) -> Micros {
+    now.saturating_add(ms_to_us(ms))
+}
 
 /// What happened when an action landed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,12 +157,14 @@ pub trait RealtimeRules {
     fn motion(&self, a: Self::Action) -> Motion;
     /// Number of candidate cards player `p` scans when looking for a move.
     fn candidates(&self, s: &Self::State, p: usize) -> u32;
-    /// Player `p`'s policy: one of `legal` (non-empty), or `None` to stay idle.
+    /// Player `p`'s policy: one of `legal` (non-empty), or `None` to stay idle. `rng`
+    /// is the player's own stream.
     fn choose(&self, s: &Self::State, p: usize, legal: &[Self::Action], rng: &mut SimRng) -> Option<Self::Action>;
     /// Takes the action's card into the hand (it is in flight until it lands).
     fn lift(&self, s: &mut Self::State, p: usize, a: Self::Action);
-    /// Lands the action: applies it if still legal.
-    fn land(&self, s: &mut Self::State, p: usize, a: Self::Action, rng: &mut SimRng) -> Landing;
+    /// Lands the action: applies it if still legal (hidden cards it reveals come from
+    /// the state's deal-keyed zones, not from a generator).
+    fn land(&self, s: &mut Self::State, p: usize, a: Self::Action) -> Landing;
     /// Puts a rejected or cancelled action's card back where it came from.
     fn put_back(&self, s: &mut Self::State, p: usize, a: Self::Action);
     /// True if an action in flight would still be legal if it landed now.
@@ -143,8 +174,9 @@ pub trait RealtimeRules {
     /// How a stall is resolved in this state.
     fn stall(&self, s: &Self::State) -> Stall;
     /// Applies the synchronised stall event; returns which players took part (their
-    /// hands are then busy for a [`Motion::Spit`] movement).
-    fn synchronise(&self, s: &mut Self::State, rng: &mut SimRng) -> [bool; MAX_PLAYERS];
+    /// hands are then busy for a [`Motion::Spit`] movement). Every player decides on
+    /// the state before any card moves.
+    fn synchronise(&self, s: &mut Self::State, rngs: &mut MatchRngs) -> [bool; MAX_PLAYERS];
 }
 
 /// How a round ended.
@@ -189,11 +221,11 @@ pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
     busy: [bool; MAX_PLAYERS],
     budget: &mut u64,
     counts: &mut RoundCounts,
-    rng: &mut SimRng,
+    rngs: &mut MatchRngs,
     obs: &mut O,
 ) -> RoundEnd {
     let n = rules.players();
-    let mut round = Round { rules, hands: [Hand::Idle; MAX_PLAYERS], n, rng, obs };
+    let mut round = Round { rules, hands: [Hand::Idle; MAX_PLAYERS], n, rngs, obs };
     round.rest_after_sync(busy, start);
     let mut now = start;
     round.decide_idle(s, now);
@@ -202,7 +234,7 @@ pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
             round.cancel_all(s, now);
             return RoundEnd { time: now, first_out: None, capped: true };
         }
-        let Some((p, t)) = next_event(&round.hands[..n], round.rng) else {
+        let Some((p, t)) = next_event(&round.hands[..n], &mut round.rngs.chance) else {
             // Every hand is idle: a stall, or a policy broke liveness (SPIT-RT-9).
             if let Some(p) = (0..n).find(|&p| rules.has_progress(s, p)) {
                 round.obs.on_event(now, EngineEvent::LivenessViolation { player: p }, s);
@@ -219,10 +251,10 @@ pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
         };
         now = t;
         match round.hands[p] {
-            Hand::Acting { action, .. } => match rules.land(s, p, action, round.rng) {
+            Hand::Acting { action, .. } => match rules.land(s, p, action) {
                 Landing::Rejected => {
                     counts.rejected += 1;
-                    let back = t + ms_to_us(rules.reaction(p).motor_time(Motion::Return, round.rng));
+                    let back = after(t, rules.reaction(p).motor_time(Motion::Return, &mut round.rngs.players[p]));
                     round.hands[p] = Hand::Returning { at: back, action };
                     round.obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
                 }
@@ -261,7 +293,7 @@ struct Round<'a, R: RealtimeRules, O> {
     rules: &'a R,
     hands: [Hand<R::Action>; MAX_PLAYERS],
     n: usize,
-    rng: &'a mut SimRng,
+    rngs: &'a mut MatchRngs,
     obs: &'a mut O,
 }
 
@@ -298,10 +330,11 @@ impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
             if legal.is_empty() {
                 continue;
             }
-            let Some(action) = rules.choose(s, p, &legal, self.rng) else { continue };
+            let rng = &mut self.rngs.players[p];
+            let Some(action) = rules.choose(s, p, &legal, rng) else { continue };
             debug_assert!(legal.contains(&action), "policy chose an illegal action {action:?}");
-            let took = rules.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, self.rng);
-            chosen[p] = Some((action, now + ms_to_us(took), legal.len()));
+            let took = rules.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, rng);
+            chosen[p] = Some((action, after(now, took), legal.len()));
         }
         for (p, choice) in chosen.iter().enumerate().take(self.n) {
             if let Some((action, lands, options)) = *choice {
@@ -320,8 +353,8 @@ impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
                 if self.rules.still_legal(s, p, action) {
                     continue;
                 }
-                let model = self.rules.reaction(p);
-                let back = now + ms_to_us(model.recognition_time(self.rng) + model.motor_time(Motion::Return, self.rng));
+                let (model, rng) = (self.rules.reaction(p), &mut self.rngs.players[p]);
+                let back = after(now, model.recognition_time(rng) + model.motor_time(Motion::Return, rng));
                 if back < at {
                     self.hands[p] = Hand::Returning { at: back, action };
                     self.obs.on_event(now, EngineEvent::Aborted { player: p, action, back }, s);
@@ -345,7 +378,7 @@ impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
     fn rest_after_sync(&mut self, busy: [bool; MAX_PLAYERS], at: Micros) {
         for p in 0..self.n {
             if busy[p] {
-                self.hands[p] = Hand::Resting { until: at + ms_to_us(self.rules.reaction(p).motor_time(Motion::Spit, self.rng)) };
+                self.hands[p] = Hand::Resting { until: after(at, self.rules.reaction(p).motor_time(Motion::Spit, &mut self.rngs.players[p])) };
             }
         }
     }
@@ -357,8 +390,8 @@ impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
         match self.rules.stall(s) {
             Stall::RoundOver => Err(RoundEnd { time: now, first_out: None, capped: false }),
             Stall::Synchronised => {
-                let at = (0..self.n).map(|p| now + ms_to_us(self.rules.reaction(p).recognition_time(self.rng))).max().unwrap_or(now);
-                let took_part = self.rules.synchronise(s, self.rng);
+                let at = (0..self.n).map(|p| after(now, self.rules.reaction(p).recognition_time(&mut self.rngs.players[p]))).max().unwrap_or(now);
+                let took_part = self.rules.synchronise(s, self.rngs);
                 counts.synchronised += 1;
                 self.obs.on_event(at, EngineEvent::Synchronised, s);
                 self.rest_after_sync(took_part, at);

@@ -5,6 +5,7 @@
 use super::{build_bots, Bot};
 use crate::bot::BotSpec;
 use crate::games::{GameEntry, Registered, StrategyInfo, TracedGame};
+use crate::rng::MatchSeeds;
 use crate::runner::{MatchGame, MatchRecord, MetricDef};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
@@ -31,7 +32,7 @@ pub trait TwoPlayerRealtime: 'static {
     /// Reads the flags into the configuration.
     fn config(settings: &Settings) -> Self::Config;
     /// Plays one match with `bots` in seat order; every event goes to `sink` if given.
-    fn play(cfg: Self::Config, bots: [&Bot<Self::Strategy>; 2], deal_seed: u64, play_seed: u64, sink: Option<&mut dyn TraceSink>) -> MatchRecord;
+    fn play(cfg: Self::Config, bots: [&Bot<Self::Strategy>; 2], seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord;
 }
 
 /// The registry entry of a two-player real-time game.
@@ -105,14 +106,14 @@ impl<G: TwoPlayerRealtime> MatchGame for RealtimeMatch<G> {
     fn metrics(&self) -> &'static [MetricDef] {
         G::metrics()
     }
-    fn play(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64) -> MatchRecord {
-        G::play(self.cfg, self.seated(seat_bots), deal_seed, play_seed, None)
+    fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord {
+        G::play(self.cfg, self.seated(seat_bots), seeds, None)
     }
 }
 
 impl<G: TwoPlayerRealtime> TracedGame for RealtimeMatch<G> {
-    fn trace(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, sink: &mut dyn TraceSink) -> MatchRecord {
-        G::play(self.cfg, self.seated(seat_bots), deal_seed, play_seed, Some(sink))
+    fn trace(&self, seat_bots: &[usize], seeds: &MatchSeeds, sink: &mut dyn TraceSink) -> MatchRecord {
+        G::play(self.cfg, self.seated(seat_bots), seeds, Some(sink))
     }
     fn as_match_game(&self) -> &dyn MatchGame {
         self

@@ -13,7 +13,7 @@ pub mod entry;
 pub mod pile;
 
 pub use entry::{RealtimeEntry, RealtimeMatch, TwoPlayerRealtime};
-pub use engine::{play_round, EngineEvent, EngineObserver, Hand, MatchObserver, Landing, RealtimeRules, RoundCounts, RoundEnd, Stall, Micros, ActionList, MAX_PLAYERS, MAX_ACTIONS};
+pub use engine::{after, play_round, MatchRngs, EngineEvent, EngineObserver, Hand, MatchObserver, Landing, RealtimeRules, RoundCounts, RoundEnd, Stall, Micros, ActionList, MAX_PLAYERS, MAX_ACTIONS};
 pub use pile::Pile;
 
 use crate::bot::BotSpec;

@@ -1,7 +1,15 @@
-//! Statistics that merge exactly: integer counts and histograms, Wilson intervals.
+//! Statistics that merge exactly: integer counts and histograms, Wilson intervals,
+//! Elo estimates and the SPRT for paired comparisons.
 
+pub mod elo;
 pub mod histogram;
 pub mod interval;
+pub mod sprt;
 
+pub use elo::{
+    elo_to_score, elo_with_interval, los, nelo_with_interval, paired_score, score_to_elo,
+    PairedScore,
+};
 pub use histogram::Histogram;
 pub use interval::{wilson_interval, Z_95};
+pub use sprt::{Sprt, SprtModel, SprtVerdict};

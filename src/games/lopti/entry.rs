@@ -8,7 +8,8 @@ use super::trace::TraceObserver;
 use crate::bot::BotSpec;
 use crate::games::{check_bots, GameEntry, StrategyInfo, TracedGame};
 use crate::rng::rng_from;
-use crate::runner::{MatchGame, MatchRecord, MetricDef, MAX_METRICS, MAX_SEATS};
+use crate::rng::MatchSeeds;
+use crate::runner::{Ending, MatchGame, MatchRecord, MetricDef, MAX_METRICS, MAX_SEATS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 use arrayvec::ArrayVec;
@@ -78,7 +79,8 @@ impl LoptiGame {
         metrics[0] = state.counters.turns as u64;
         metrics[1] = state.counters.pickups as u64;
         metrics[2] = state.counters.clears as u64;
-        MatchRecord { winner: if state.capped { None } else { state.winner }, capped: state.capped, metrics }
+        let ending = if state.cycled { Ending::Cycled } else { Ending::capped_if(state.capped) };
+        MatchRecord { winner: if state.capped { None } else { state.winner }, ending, metrics }
     }
 }
 
@@ -92,14 +94,14 @@ impl MatchGame for LoptiGame {
     fn metrics(&self) -> &'static [MetricDef] {
         &METRICS
     }
-    fn play(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64) -> MatchRecord {
-        self.run(seat_bots, deal_seed, play_seed, &mut NoObserver)
+    fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord {
+        self.run(seat_bots, seeds.deal, seeds.players[0], &mut NoObserver)
     }
 }
 
 impl TracedGame for LoptiGame {
-    fn trace(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, sink: &mut dyn TraceSink) -> MatchRecord {
-        self.run(seat_bots, deal_seed, play_seed, &mut TraceObserver::new(sink))
+    fn trace(&self, seat_bots: &[usize], seeds: &MatchSeeds, sink: &mut dyn TraceSink) -> MatchRecord {
+        self.run(seat_bots, seeds.deal, seeds.players[0], &mut TraceObserver::new(sink))
     }
     fn as_match_game(&self) -> &dyn MatchGame {
         self
@@ -124,8 +126,8 @@ mod tests {
         let mut kinds = BTreeSet::new();
         for d in 0..30u64 {
             let mut sink = VecSink::default();
-            let traced = g.trace(&[0, 1, 2], d, d + 1, &mut sink);
-            assert_eq!(traced, g.play(&[0, 1, 2], d, d + 1), "the trace plays the same game as the runner");
+            let traced = g.trace(&[0, 1, 2], &crate::rng::MatchSeeds::of_deal(d), &mut sink);
+            assert_eq!(traced, g.play(&[0, 1, 2], &crate::rng::MatchSeeds::of_deal(d)), "the trace plays the same game as the runner");
             assert_eq!(sink.0.last().map(|e| e.kind), Some("end"));
             let turns = sink.0.iter().filter(|e| e.kind == "turn").count() as u64;
             assert_eq!(turns, traced.metrics[0], "one turn event per counted turn");
@@ -152,8 +154,8 @@ mod tests {
     #[test]
     fn records_are_reproducible_and_rotations_share_the_deal() {
         let g = game(&["lowest", "mcts"], &["lopti.mcts_iterations=20"]);
-        let a = g.play(&[0, 1], 77, 5);
-        assert_eq!(a, g.play(&[0, 1], 77, 5), "same seeds, same record");
-        assert!(!a.capped && a.winner.is_some());
+        let a = g.play(&[0, 1], &crate::rng::MatchSeeds::of_deal(77));
+        assert_eq!(a, g.play(&[0, 1], &crate::rng::MatchSeeds::of_deal(77)), "same seeds, same record");
+        assert!(a.ending == Ending::Finished && a.winner.is_some());
     }
 }

@@ -7,7 +7,8 @@ use super::strategies::{SpeedStrategy, REGISTRY};
 use super::trace::SpeedTracer;
 use crate::games::Registered;
 use crate::realtime::{Bot, RealtimeEntry, TwoPlayerRealtime};
-use crate::runner::{MatchRecord, MetricDef, MAX_METRICS};
+use crate::rng::MatchSeeds;
+use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 
@@ -30,7 +31,7 @@ pub static SPEED_METRICS: [MetricDef; 6] = [
 fn record(out: SpeedOutcome) -> MatchRecord {
     let mut metrics = [0; MAX_METRICS];
     metrics[..6].copy_from_slice(&[out.deals as u64, out.counts.landed, out.time / 1000, out.counts.rejected, out.counts.synchronised, out.margin() as u64]);
-    MatchRecord { winner: out.winner.map(|w| w as u8), capped: out.capped, metrics }
+    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics }
 }
 
 impl TwoPlayerRealtime for Speed {
@@ -52,11 +53,11 @@ impl TwoPlayerRealtime for Speed {
     fn config(settings: &Settings) -> SpeedConfig {
         SpeedConfig::from_settings(settings)
     }
-    fn play(cfg: SpeedConfig, bots: [&Bot<dyn SpeedStrategy>; 2], deal_seed: u64, play_seed: u64, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
+    fn play(cfg: SpeedConfig, bots: [&Bot<dyn SpeedStrategy>; 2], seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
         let rules = SpeedRules { cfg, bots };
         record(match sink {
-            None => play_match(&rules, deal_seed, play_seed, &mut ()),
-            Some(sink) => play_match(&rules, deal_seed, play_seed, &mut SpeedTracer::new(sink)),
+            None => play_match(&rules, seeds, &mut ()),
+            Some(sink) => play_match(&rules, seeds, &mut SpeedTracer::new(sink)),
         })
     }
 }

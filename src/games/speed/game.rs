@@ -5,8 +5,8 @@
 use super::config::{ScoreCounts, SpeedConfig};
 use super::rules::{SpeedAction, SpeedRules};
 use super::state::{PlayerCards, SpeedState};
-use crate::realtime::{play_round, MatchObserver, Micros, RoundCounts, MAX_PLAYERS};
-use crate::rng::{rng_from, SimRng};
+use crate::realtime::{play_round, MatchObserver, MatchRngs, Micros, RoundCounts, MAX_PLAYERS};
+use crate::rng::MatchSeeds;
 
 /// Why a deal ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,29 +102,27 @@ pub fn fewer_cards_wins(s: &SpeedState) -> Option<usize> {
     }
 }
 
-/// Plays a whole match. `deal_seed` fixes the first deal (stocks, hands, side piles and
-/// middle cards); everything else comes from `play_seed`.
-pub fn play_match<O: SpeedObserver>(rules: &SpeedRules, deal_seed: u64, play_seed: u64, obs: &mut O) -> SpeedOutcome {
+/// Plays a whole match. Every shuffle and hidden card comes from the deal's seeds, the
+/// same in every seating; reactions and the bots' dice from the players' streams.
+pub fn play_match<O: SpeedObserver>(rules: &SpeedRules, seeds: &MatchSeeds, obs: &mut O) -> SpeedOutcome {
     let cfg: SpeedConfig = rules.cfg;
-    let mut deal_rng = rng_from(deal_seed);
-    let mut rng = rng_from(play_seed);
+    let mut rngs = MatchRngs::new(seeds);
     let mut out = SpeedOutcome::default();
     let mut budget = cfg.max_actions;
     let mut now: Micros = 0;
     loop {
         out.deals += 1;
-        // The first deal comes from the deal seed so that seat-swapped pairs share it;
-        // every later deal is a fresh shuffle (SPEED-SCORE-1).
-        let shuffle_rng: &mut SimRng = if out.deals == 1 { &mut deal_rng } else { &mut rng };
-        let mut s = SpeedState::deal(&cfg, shuffle_rng);
+        // Every deal is a fresh shuffle (SPEED-SCORE-1), common to every seating.
+        let mut shuffle = if out.deals == 1 { seeds.deal_rng() } else { seeds.chance_rng(out.deals as u64) };
+        let mut s = SpeedState::deal(&cfg, &mut shuffle, seeds.hidden().zone(out.deals as u64));
         obs.on_match_event(now, SpeedEvent::Deal { deal: out.deals }, &s);
-        s.draw_hands(shuffle_rng);
+        s.draw_hands();
         obs.on_match_event(now, SpeedEvent::Hands, &s);
         s.turn_middle_cards();
         obs.on_match_event(now, SpeedEvent::Opening, &s);
         let mut busy = [false; MAX_PLAYERS];
         busy[..2].fill(true);
-        let end = play_round(rules, &mut s, now, busy, &mut budget, &mut out.counts, &mut rng, obs);
+        let end = play_round(rules, &mut s, now, busy, &mut budget, &mut out.counts, &mut rngs, obs);
         now = end.time;
         if end.capped {
             out.capped = true;

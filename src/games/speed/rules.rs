@@ -7,7 +7,7 @@ use super::strategies::SpeedBot;
 use super::view::SpeedView;
 use crate::cards::{ranks_adjacent_circular, ranks_adjacent_straight, Card, CardSet};
 use crate::reaction::{Motion, ReactionModel};
-use crate::realtime::{ActionList, Landing, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::realtime::{ActionList, Landing, MatchRngs, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 
 /// One action of one player (SPEED-RT-1). Piles are 0-based indices.
@@ -123,7 +123,7 @@ impl RealtimeRules for SpeedRules<'_> {
         }
     }
 
-    fn land(&self, s: &mut SpeedState, p: usize, a: SpeedAction, rng: &mut SimRng) -> Landing {
+    fn land(&self, s: &mut SpeedState, p: usize, a: SpeedAction) -> Landing {
         match a {
             SpeedAction::Play { card, pile } => {
                 let j = pile as usize;
@@ -138,10 +138,8 @@ impl RealtimeRules for SpeedRules<'_> {
                 if s.players[p].count() == 0 { Landing::RoundOver } else { Landing::Placed }
             }
             SpeedAction::Draw => {
-                let me = &mut s.players[p];
-                debug_assert!(me.can_draw(), "SPEED-PLAY-2: draw with a full hand or an empty stock");
-                let c = me.stock.draw(rng);
-                me.hand.insert(c);
+                debug_assert!(s.players[p].can_draw(), "SPEED-PLAY-2: draw with a full hand or an empty stock");
+                s.draw_from_stock(p);
                 s.recycled_since_landing = false;
                 Landing::Placed
             }
@@ -178,15 +176,14 @@ impl RealtimeRules for SpeedRules<'_> {
 
     /// Side pile `j` turns one card onto centre pile `j`; player `j` turns it, and both
     /// turns happen at the same instant (SPEED-STALL-1, SPEED-AMB-3).
-    fn synchronise(&self, s: &mut SpeedState, rng: &mut SimRng) -> [bool; MAX_PLAYERS] {
+    fn synchronise(&self, s: &mut SpeedState, _: &mut MatchRngs) -> [bool; MAX_PLAYERS] {
         if s.side.iter().all(|x| x.is_empty()) {
-            s.recycle(rng);
+            s.recycle();
         }
         let mut took_part = [false; MAX_PLAYERS];
         for (j, turns) in took_part.iter_mut().enumerate().take(2) {
             if !s.side[j].is_empty() {
-                let c = s.side[j].draw(rng);
-                s.show(j, c);
+                s.turn_side(j);
                 *turns = true;
             }
         }

@@ -7,7 +7,7 @@
 use super::config::SpeedConfig;
 use crate::cards::{deal_split, Card, CardSet};
 use crate::realtime::Pile;
-use crate::rng::SimRng;
+use crate::rng::{rng_from, ChanceKey, SimRng};
 use rand::RngExt;
 
 /// Most cards a hand holds (SPEED-PLAY-2).
@@ -64,12 +64,17 @@ pub struct SpeedState {
     pub recycled_since_landing: bool,
     /// Times the side piles were re-formed this deal.
     pub recycles: u16,
+    /// The deal-keyed zones hidden cards are revealed from (common random numbers):
+    /// `zone(p)` for player p's stock, `zone(2 + j).zone(recycles)` for side pile j,
+    /// `zone(4).zone(recycles)` for a re-forming of the side piles.
+    pub zone: ChanceKey,
 }
 
 impl SpeedState {
     /// Deals a fresh shuffle (SPEED-SETUP-1): two side piles, two face-down middle cards
-    /// and a personal stock for each player; hands are still empty.
-    pub fn deal(cfg: &SpeedConfig, rng: &mut SimRng) -> SpeedState {
+    /// and a personal stock for each player; hands are still empty. Cards revealed later
+    /// come from `zone`.
+    pub fn deal(cfg: &SpeedConfig, rng: &mut SimRng, zone: ChanceKey) -> SpeedState {
         let side_size = cfg.side_pile_size as u32;
         let (side0, rest) = deal_split(rng, CardSet::FULL, side_size);
         let (side1, rest) = deal_split(rng, rest, side_size);
@@ -87,17 +92,31 @@ impl SpeedState {
             shown: CardSet::EMPTY,
             recycled_since_landing: false,
             recycles: 0,
+            zone,
         }
     }
 
     /// Each player draws five cards from his own stock into his hand (SPEED-SETUP-2).
-    pub fn draw_hands(&mut self, rng: &mut SimRng) {
-        for p in &mut self.players {
+    pub fn draw_hands(&mut self) {
+        for p in 0..2 {
             for _ in 0..HAND_LIMIT {
-                let c = p.stock.draw(rng);
-                p.hand.insert(c);
+                self.draw_from_stock(p);
             }
         }
+    }
+
+    /// Player `p` draws the next card of his stock into his hand.
+    pub fn draw_from_stock(&mut self, p: usize) {
+        let zone = self.zone.zone(p as u64);
+        let me = &mut self.players[p];
+        let c = me.stock.draw_keyed(zone);
+        me.hand.insert(c);
+    }
+
+    /// Side pile `j` turns its next card onto centre pile `j`.
+    pub fn turn_side(&mut self, j: usize) {
+        let c = self.side[j].draw_keyed(self.zone.zone(2 + j as u64).zone(self.recycles as u64));
+        self.show(j, c);
     }
 
     /// Turns the two middle cards face-up together: they start the centre piles
@@ -123,7 +142,8 @@ impl SpeedState {
 
     /// Re-forms the side piles from every centre card except the two tops, shuffled and
     /// split equally, an odd card going to a random pile (SPEED-STALL-2, SPEED-AMB-5).
-    pub fn recycle(&mut self, rng: &mut SimRng) {
+    pub fn recycle(&mut self) {
+        let rng = &mut rng_from(self.zone.zone(4).zone(self.recycles as u64).0);
         let mut pool = CardSet::EMPTY;
         for pile in &mut self.centre {
             let top = pile.top.expect("centre piles have a top during play");

@@ -1,6 +1,8 @@
 //! Rule tests for Speed: each SPEED-* rule ID by a test that exercises it, and the
 //! invariant checker over thousands of random matches with random flags.
 
+use crate::realtime::MatchRngs;
+use crate::rng::{ChanceKey, MatchSeeds};
 use super::config::{ScoreCounts, SpeedConfig, SPEED_FLAGS};
 use super::game::{deal_points, fewer_cards_wins, play_match, SpeedEvent};
 use super::invariants::InvariantChecker;
@@ -54,7 +56,7 @@ fn position(hands: [&[Card]; 2], tops: [Card; 2], stocks: [u32; 2], rng: &mut Si
         rest = r;
     }
     let (side0, side1) = crate::cards::deal_split(rng, rest, rest.len() / 2);
-    SpeedState { players, side: [side0, side1], centre, shown: set(&tops), recycled_since_landing: false, recycles: 0 }
+    SpeedState { players, side: [side0, side1], centre, shown: set(&tops), recycled_since_landing: false, recycles: 0, zone: ChanceKey(rng.random()) }
 }
 
 fn legal(cfg: &SpeedConfig, s: &SpeedState, p: usize) -> Vec<SpeedAction> {
@@ -105,7 +107,7 @@ fn speed_setup_1_deal_sizes_in_both_variants() {
     for (side, stock) in [(10u8, 15u32), (5, 20)] {
         let cfg = SpeedConfig { side_pile_size: side, ..SpeedConfig::default() };
         assert_eq!(cfg.stock_size(), stock);
-        let s = SpeedState::deal(&cfg, &mut rng_from(side as u64));
+        let s = SpeedState::deal(&cfg, &mut rng_from(side as u64), ChanceKey(1));
         assert_eq!([s.side[0].len(), s.side[1].len()], [side as u32; 2], "SPEED-SETUP-1: side piles");
         assert_eq!([s.players[0].stock.len(), s.players[1].stock.len()], [stock; 2], "SPEED-SETUP-1: personal stocks");
         assert!(s.players.iter().all(|p| p.hand.is_empty()), "SPEED-SETUP-1: hands are drawn later");
@@ -119,9 +121,9 @@ fn speed_setup_1_deal_sizes_in_both_variants() {
 fn speed_setup_2_hands_of_five_from_own_stock_hidden_from_the_opponent() {
     let cfg = SpeedConfig::default();
     let mut rng = rng_from(7);
-    let mut s = SpeedState::deal(&cfg, &mut rng);
+    let mut s = SpeedState::deal(&cfg, &mut rng, ChanceKey(7));
     let stocks = [s.players[0].stock, s.players[1].stock];
-    s.draw_hands(&mut rng);
+    s.draw_hands();
     for (me, stock) in s.players.iter().zip(stocks) {
         assert_eq!((me.hand.len(), me.stock.len()), (5, 10), "SPEED-SETUP-2: five cards in hand");
         assert_eq!(me.hand.0 & !stock.0, 0, "SPEED-SETUP-2: hand drawn from the player's own stock");
@@ -140,7 +142,7 @@ fn speed_start_1_middle_cards_turn_up_together_then_hands_rest() {
     let b = bots(&["greedy@machine", "greedy@machine"]);
     let rules = SpeedRules { cfg, bots: [&b[0], &b[1]] };
     let mut rec = Recorder::default();
-    play_match(&rules, 3, 4, &mut rec);
+    play_match(&rules, &MatchSeeds::of_deal(3), &mut rec);
     assert_eq!(rec.tops_before_opening, [None, None], "SPEED-START-1: middle cards stay face-down until the opening");
     assert_eq!(rec.opening, Some(0));
     let first = rec.starts.iter().map(|x| x.0).min().unwrap();
@@ -170,9 +172,9 @@ fn speed_play_1_first_touch_wins_and_the_later_card_goes_back_to_the_hand() {
     rules.lift(&mut s, 0, six);
     rules.lift(&mut s, 1, eight);
     assert_eq!(s.players[1].hand_count(), 2, "the card in flight still counts against the hand limit");
-    assert_eq!(rules.land(&mut s, 0, six, &mut rng), Landing::Placed, "SPEED-PLAY-1: 6 on 7");
+    assert_eq!(rules.land(&mut s, 0, six), Landing::Placed, "SPEED-PLAY-1: 6 on 7");
     assert!(!rules.still_legal(&s, 1, eight));
-    assert_eq!(rules.land(&mut s, 1, eight, &mut rng), Landing::Rejected, "SPEED-PLAY-1: 8 no longer fits the 6 that touched first");
+    assert_eq!(rules.land(&mut s, 1, eight), Landing::Rejected, "SPEED-PLAY-1: 8 no longer fits the 6 that touched first");
     rules.put_back(&mut s, 1, eight);
     assert_eq!(s.players[1].hand, set(&[c(8, 0), c(10, 1)]), "SPEED-PLAY-1: the rejected card is back in the hand");
     assert_eq!(s.centre[0].top, Some(c(6, 0)));
@@ -193,7 +195,7 @@ fn speed_play_2_draw_only_below_five_cards_with_a_stock() {
     s.players[0].stock.insert(c(9, 0));
     assert_eq!(legal(&rules.cfg, &s, 0), [SpeedAction::Draw], "SPEED-PLAY-2: four cards and a stock: draw");
     rules.lift(&mut s, 0, SpeedAction::Draw);
-    assert_eq!(rules.land(&mut s, 0, SpeedAction::Draw, &mut rng), Landing::Placed);
+    assert_eq!(rules.land(&mut s, 0, SpeedAction::Draw), Landing::Placed);
     assert_eq!((s.players[0].hand.len(), s.players[0].stock.len()), (5, 10), "SPEED-PLAY-2: one draw moves one card");
     assert_eq!(s.census(), (CardSet::FULL, 52));
 }
@@ -207,7 +209,7 @@ fn speed_rt_1_one_hand_one_card_with_play_and_draw_motions() {
     let (mut plays, mut draws) = (0, 0);
     for seed in 0..200 {
         let mut rec = Recorder::default();
-        let out = play_match(&rules, seed, seed + 1000, &mut rec);
+        let out = play_match(&rules, &MatchSeeds::of_deal(seed), &mut rec);
         assert!(!out.capped);
         plays += rec.starts.iter().filter(|x| matches!(x.2, SpeedAction::Play { .. })).count();
         draws += rec.starts.iter().filter(|x| x.2 == SpeedAction::Draw).count();
@@ -228,7 +230,7 @@ fn speed_stall_1_stuck_only_with_a_full_hand_or_an_empty_stock_then_side_piles_t
     assert!(!rules.has_progress(&s, 1), "SPEED-STALL-1: an empty stock and no play is stuck");
     assert_eq!(rules.stall(&s), Stall::Synchronised);
     let before = s;
-    let took_part = rules.synchronise(&mut s, &mut rng);
+    let took_part = rules.synchronise(&mut s, &mut MatchRngs::of_deal(rng.random()));
     assert_eq!(&took_part[..2], [true, true], "SPEED-STALL-1: both players turn a side card at once");
     for j in 0..2 {
         assert_eq!(s.side[j].len() + 1, before.side[j].len(), "SPEED-STALL-1: one card from each side pile");
@@ -268,7 +270,7 @@ fn speed_stall_2_side_piles_reformed_from_the_centre_under_the_tops() {
         let pool = CardSet(s.centre[0].cards.0 | s.centre[1].cards.0) ;
         assert_eq!(s.recyclable(), 5);
         assert_eq!(rules.stall(&s), Stall::Synchronised, "SPEED-STALL-2: empty side piles are re-formed");
-        rules.synchronise(&mut s, &mut rng);
+        rules.synchronise(&mut s, &mut MatchRngs::of_deal(rng.random()));
         assert_eq!(s.recycles, 1);
         let side = [s.side[0].len(), s.side[1].len()];
         assert!(side == [1, 2] || side == [2, 1], "SPEED-STALL-2: 5 cards split 3/2, one turned from each: {side:?}");
@@ -316,10 +318,10 @@ fn speed_win_1_the_last_card_played_ends_the_deal() {
     let mut s = position([&[c(6, 0), c(9, 0)], &[c(5, 1)]], [c(7, 1), c(10, 1)], [0, 3], &mut rng);
     let six = SpeedAction::Play { card: c(6, 0), pile: 0 };
     rules.lift(&mut s, 0, six);
-    assert_eq!(rules.land(&mut s, 0, six, &mut rng), Landing::Placed, "SPEED-WIN-1: a card left in hand");
+    assert_eq!(rules.land(&mut s, 0, six), Landing::Placed, "SPEED-WIN-1: a card left in hand");
     let nine = SpeedAction::Play { card: c(9, 0), pile: 1 };
     rules.lift(&mut s, 0, nine);
-    assert_eq!(rules.land(&mut s, 0, nine, &mut rng), Landing::RoundOver, "SPEED-WIN-1: hand and stock empty wins the deal");
+    assert_eq!(rules.land(&mut s, 0, nine), Landing::RoundOver, "SPEED-WIN-1: hand and stock empty wins the deal");
     assert_eq!(s.players[0].count(), 0);
 }
 
@@ -337,7 +339,7 @@ fn speed_score_1_points_per_card_and_the_target() {
     let mut multi = 0;
     for seed in 0..100 {
         let mut checker = InvariantChecker::new(cfg);
-        let out = play_match(&rules, seed, seed ^ 77, &mut checker);
+        let out = play_match(&rules, &MatchSeeds::of_deal(seed), &mut checker);
         let w = out.winner.expect("SPEED-SCORE-1: a target match has a winner");
         assert!(out.points[w] >= 10 && out.points[1 - w] < 10, "SPEED-SCORE-1: points {:?}", out.points);
         assert_eq!(out.margin(), out.points[w] - out.points[1 - w]);
@@ -372,7 +374,7 @@ fn speed_inv_1_and_rule_invariants_hold_after_every_event_of_random_matches() {
         let bots = bots(&[&a, &b]);
         let rules = SpeedRules { cfg, bots: [&bots[0], &bots[1]] };
         let mut checker = InvariantChecker::new(cfg);
-        let out = play_match(&rules, i, i.wrapping_mul(31), &mut checker);
+        let out = play_match(&rules, &MatchSeeds::of_deal(i), &mut checker);
         assert!(!out.capped, "match {i} ({a} vs {b}, {cfg:?}) hit the cap");
         events += checker.events;
         recycles += checker.recycles;
@@ -388,8 +390,8 @@ fn speed_inv_1_and_rule_invariants_hold_after_every_event_of_random_matches() {
 #[test]
 #[should_panic(expected = "SPEED-INV-1")]
 fn speed_inv_1_catches_a_lost_card() {
-    let mut s = SpeedState::deal(&SpeedConfig::default(), &mut rng_from(1));
-    s.draw_hands(&mut rng_from(2));
+    let mut s = SpeedState::deal(&SpeedConfig::default(), &mut rng_from(1), ChanceKey(1));
+    s.draw_hands();
     s.players[0].hand = CardSet::EMPTY;
     InvariantChecker::new(SpeedConfig::default()).check_state(&s);
 }
@@ -397,8 +399,8 @@ fn speed_inv_1_catches_a_lost_card() {
 #[test]
 #[should_panic(expected = "SPEED-INV-1")]
 fn speed_inv_1_catches_a_sixth_hand_card() {
-    let mut s = SpeedState::deal(&SpeedConfig::default(), &mut rng_from(1));
-    s.draw_hands(&mut rng_from(2));
+    let mut s = SpeedState::deal(&SpeedConfig::default(), &mut rng_from(1), ChanceKey(1));
+    s.draw_hands();
     let extra = s.players[0].stock.draw(&mut rng_from(3));
     s.players[0].hand.insert(extra);
     assert_eq!(s.players[0].hand.len(), HAND_LIMIT + 1);
@@ -407,7 +409,7 @@ fn speed_inv_1_catches_a_sixth_hand_card() {
 
 #[test]
 fn the_state_is_small() {
-    assert!(std::mem::size_of::<SpeedState>() <= 112, "SpeedState is {} bytes", std::mem::size_of::<SpeedState>());
+    assert!(std::mem::size_of::<SpeedState>() <= 120, "SpeedState is {} bytes", std::mem::size_of::<SpeedState>());
 }
 
 #[test]
@@ -415,7 +417,7 @@ fn a_match_replays_from_its_seeds() {
     let b = bots(&["smart@skilled", "random@expert"]);
     let rules = SpeedRules { cfg: SpeedConfig { target: 8, ..SpeedConfig::default() }, bots: [&b[0], &b[1]] };
     for seed in 0..20 {
-        assert_eq!(play_match(&rules, seed, 99, &mut ()), play_match(&rules, seed, 99, &mut ()));
+        assert_eq!(play_match(&rules, &MatchSeeds::of_deal(seed), &mut ()), play_match(&rules, &MatchSeeds::of_deal(seed), &mut ()));
     }
 }
 
@@ -424,7 +426,7 @@ fn first_bot_interval(specs: [&str; 2], games: u64) -> (f64, f64) {
     let entry: &dyn crate::games::GameEntry = &super::SPEED;
     let bots: Vec<BotSpec> = specs.iter().map(|s| BotSpec::parse(s).unwrap()).collect();
     let game = entry.build(&bots, &Settings::parse(&SPEED_FLAGS, &[]).unwrap()).unwrap();
-    let cfg = crate::runner::RunConfig { games, seed: 11, matchup: 0, rotate_seats: true, quiet: true };
+    let cfg = crate::runner::RunConfig::distinct(games, 11, 2);
     let stats = crate::runner::run(game.as_match_game(), &cfg);
     assert_eq!(stats.capped, 0);
     let wins: u64 = stats.wins[0].iter().sum();
@@ -449,7 +451,7 @@ fn speed_stall_2_a_fruitless_pass_ends_real_deals_with_straight_ranks() {
     let rules = SpeedRules { cfg, bots: [&b[0], &b[1]] };
     let found = (0..30_000u64).find(|&i| {
         let mut checker = InvariantChecker::new(cfg);
-        let out = play_match(&rules, i, i + 7, &mut checker);
+        let out = play_match(&rules, &MatchSeeds::of_deal(i), &mut checker);
         assert!(!out.capped);
         checker.endings[2] > 0
     });

@@ -7,7 +7,8 @@ use super::strategies::{SpitStrategy, REGISTRY};
 use super::trace::SpitTracer;
 use crate::games::Registered;
 use crate::realtime::{Bot, RealtimeEntry, TwoPlayerRealtime};
-use crate::runner::{MatchRecord, MetricDef, MAX_METRICS};
+use crate::rng::MatchSeeds;
+use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 
@@ -30,7 +31,7 @@ pub static SPIT_METRICS: [MetricDef; 6] = [
 fn record(out: SpitOutcome) -> MatchRecord {
     let mut metrics = [0; MAX_METRICS];
     metrics[..6].copy_from_slice(&[out.rounds as u64, out.counts.landed, out.time / 1000, out.counts.rejected, out.counts.synchronised, out.deadlocks as u64]);
-    MatchRecord { winner: out.winner.map(|w| w as u8), capped: out.capped, metrics }
+    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics }
 }
 
 impl TwoPlayerRealtime for Spit {
@@ -52,11 +53,11 @@ impl TwoPlayerRealtime for Spit {
     fn config(settings: &Settings) -> SpitConfig {
         SpitConfig::from_settings(settings)
     }
-    fn play(cfg: SpitConfig, bots: [&Bot<dyn SpitStrategy>; 2], deal_seed: u64, play_seed: u64, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
+    fn play(cfg: SpitConfig, bots: [&Bot<dyn SpitStrategy>; 2], seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
         let rules = SpitRules { cfg, bots };
         record(match sink {
-            None => play_match(&rules, deal_seed, play_seed, &mut ()),
-            Some(sink) => play_match(&rules, deal_seed, play_seed, &mut SpitTracer::new(sink, cfg)),
+            None => play_match(&rules, seeds, &mut ()),
+            Some(sink) => play_match(&rules, seeds, &mut SpitTracer::new(sink, cfg)),
         })
     }
 }

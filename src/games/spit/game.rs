@@ -6,9 +6,8 @@ use super::rules::{SpitAction, SpitRules};
 use super::state::{deal_layout, SpitState};
 use super::view::SpitView;
 use crate::cards::{deal_split, CardSet};
-use crate::realtime::{play_round, MatchObserver, Micros, RoundCounts, MAX_PLAYERS};
-use crate::reaction::ms_to_us;
-use crate::rng::{rng_from, SimRng};
+use crate::realtime::{after, play_round, MatchObserver, MatchRngs, Micros, RoundCounts, MAX_PLAYERS};
+use crate::rng::{ChanceKey, MatchSeeds, SimRng};
 use rand::RngExt;
 
 /// Why a round ended.
@@ -66,20 +65,20 @@ pub struct SpitOutcome {
     pub deadlocks: u32,
 }
 
-/// Deals a round from the players' holdings.
-fn deal(rules: &SpitRules, holdings: [CardSet; 2], rng: &mut SimRng) -> SpitState {
-    let players = [deal_layout(holdings[0], &rules.cfg, rng), deal_layout(holdings[1], &rules.cfg, rng)];
+/// Deals a round from the players' holdings; `zone` keys the round's hidden cards.
+fn deal(rules: &SpitRules, holdings: [CardSet; 2], zone: ChanceKey) -> SpitState {
+    let players = [deal_layout(holdings[0], &rules.cfg, zone.zone(0)), deal_layout(holdings[1], &rules.cfg, zone.zone(1))];
     SpitState { players, ..SpitState::EMPTY }
 }
 
 /// The opening flip (SPIT-SETUP-4): each player with spit cards starts his own pile.
-pub(crate) fn opening_flip(s: &mut SpitState, rng: &mut SimRng) -> [bool; MAX_PLAYERS] {
+pub(crate) fn opening_flip(s: &mut SpitState) -> [bool; MAX_PLAYERS] {
     let mut flipped = [false; MAX_PLAYERS];
     for p in 0..2 {
         if s.players[p].spit > 0 {
             let me = &mut s.players[p];
             me.spit -= 1;
-            let c = me.hidden.draw(rng);
+            let c = me.hidden.draw_keyed(me.zone);
             s.piles[p].push(c);
             s.active[p] = true;
             flipped[p] = true;
@@ -90,10 +89,10 @@ pub(crate) fn opening_flip(s: &mut SpitState, rng: &mut SimRng) -> [bool; MAX_PL
 
 /// Shares out the spit piles at the end of a two-pile round: returns which pile each
 /// player takes, and the time the allocation is settled.
-pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, first_out: Option<usize>, rng: &mut SimRng, obs: &mut O) -> ([usize; 2], Micros) {
+pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, first_out: Option<usize>, rngs: &mut MatchRngs, obs: &mut O) -> ([usize; 2], Micros) {
     if let (Allocation::FirstOutChooses, Some(p)) = (rules.cfg.allocation, first_out) {
         // SPIT-SLAP-3: the first-out player gives one pile away and takes the other.
-        let given = rules.bots[p].strategy.give_away(&SpitView::new(s, p, &rules.cfg), rng) & 1;
+        let given = rules.bots[p].strategy.give_away(&SpitView::new(s, p, &rules.cfg), &mut rngs.players[p]) & 1;
         obs.on_match_event(end, SpitEvent::GiveAway { player: p, pile: given }, s);
         let mut took = [0; 2];
         took[p] = 1 - given;
@@ -103,13 +102,14 @@ pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, 
     // SPIT-SLAP-1/2: the earlier slapper gets the pile he chose, the later one the other.
     let mut slaps = [(0u64, 0usize); 2];
     for (p, slap) in slaps.iter_mut().enumerate() {
+        let rng = &mut rngs.players[p];
         let target = rules.bots[p].strategy.slap_target(&SpitView::new(s, p, &rules.cfg), rng) & 1;
-        *slap = (end + ms_to_us(rules.bots[p].reaction.slap_time(rng)), target);
+        *slap = (after(end, rules.bots[p].reaction.slap_time(rng)), target);
     }
     let first = match slaps[0].0.cmp(&slaps[1].0) {
         std::cmp::Ordering::Less => 0,
         std::cmp::Ordering::Greater => 1,
-        std::cmp::Ordering::Equal => rng.random_range(0..2),
+        std::cmp::Ordering::Equal => rngs.chance.random_range(0..2),
     };
     for p in [first, 1 - first] {
         obs.on_match_event(slaps[p].0, SpitEvent::Slap { player: p, pile: slaps[p].1 }, s);
@@ -122,7 +122,7 @@ pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, 
 
 /// New holdings after a round (SPIT-REDEAL-1, SPIT-SHORT-4, SPIT-SHORT-5), with the
 /// pile each player took, and the time play may resume.
-pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, reason: RoundEndReason, rng: &mut SimRng, obs: &mut O) -> ([CardSet; 2], [Option<usize>; 2], Micros) {
+pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, reason: RoundEndReason, rngs: &mut MatchRngs, obs: &mut O) -> ([CardSet; 2], [Option<usize>; 2], Micros) {
     let own = [s.players[0].all_cards(), s.players[1].all_cards()];
     let mut took = [None; 2];
     let mut resume = end;
@@ -140,7 +140,7 @@ pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Mi
         took[1 - first_out] = Some(long);
     } else {
         let first_out = if let RoundEndReason::WentOut(p) = reason { Some(p) } else { None };
-        let (piles, at) = allocate_piles(rules, s, end, first_out, rng, obs);
+        let (piles, at) = allocate_piles(rules, s, end, first_out, rngs, obs);
         took = [Some(piles[0]), Some(piles[1])];
         resume = at;
     }
@@ -153,17 +153,17 @@ pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Mi
     (holdings, took, resume)
 }
 
-/// Plays a whole match. `deal_seed` fixes the first deal; everything else comes from
-/// `play_seed`.
-pub fn play_match<O: SpitObserver>(rules: &SpitRules, deal_seed: u64, play_seed: u64, obs: &mut O) -> SpitOutcome {
+/// Plays a whole match. The cards (every deal, every hidden card) come from the deal's
+/// seeds, the same in every seating; reactions and the bots' dice from the players'
+/// streams; the slap tie and the order of simultaneous spits from public chance.
+pub fn play_match<O: SpitObserver>(rules: &SpitRules, seeds: &MatchSeeds, obs: &mut O) -> SpitOutcome {
     let cfg: SpitConfig = rules.cfg;
-    let mut deal_rng = rng_from(deal_seed);
-    let mut rng = rng_from(play_seed);
+    let mut rngs = MatchRngs::new(seeds);
     let fresh = |r: &mut SimRng| {
         let (a, b) = deal_split(r, CardSet::FULL, 26);
         [a, b]
     };
-    let mut holdings = fresh(&mut deal_rng);
+    let mut holdings = fresh(&mut seeds.deal_rng());
     let mut out = SpitOutcome::default();
     let mut points = [0u32; 2];
     let mut budget = cfg.max_actions;
@@ -173,17 +173,15 @@ pub fn play_match<O: SpitObserver>(rules: &SpitRules, deal_seed: u64, play_seed:
     loop {
         out.rounds += 1;
         if !fresh_next && cfg.scoring == Scoring::Points && cfg.points_mode == PointsMode::FreshDeal {
-            holdings = fresh(&mut rng);
+            holdings = fresh(&mut seeds.chance_rng(out.rounds as u64));
             fresh_next = true;
         }
-        // The first layout comes from the deal seed so that seat-swapped pairs share it.
-        let layout_rng = if out.rounds == 1 { &mut deal_rng } else { &mut rng };
-        s = deal(rules, holdings, layout_rng);
+        s = deal(rules, holdings, seeds.hidden().zone(out.rounds as u64));
         obs.on_match_event(now, SpitEvent::Deal { round: out.rounds, holdings: [holdings[0].len(), holdings[1].len()], fresh: fresh_next }, &s);
         fresh_next = false;
-        let busy = opening_flip(&mut s, &mut rng);
+        let busy = opening_flip(&mut s);
         obs.on_match_event(now, SpitEvent::Opening, &s);
-        let end = play_round(rules, &mut s, now, busy, &mut budget, &mut out.counts, &mut rng, obs);
+        let end = play_round(rules, &mut s, now, busy, &mut budget, &mut out.counts, &mut rngs, obs);
         now = end.time;
         if end.capped {
             out.capped = true;
@@ -203,7 +201,7 @@ pub fn play_match<O: SpitObserver>(rules: &SpitRules, deal_seed: u64, play_seed:
                 points[p] += unplayed[p];
             }
         } else {
-            let (new, took, resume) = collect(rules, &s, now, reason, &mut rng, obs);
+            let (new, took, resume) = collect(rules, &s, now, reason, &mut rngs, obs);
             now = resume;
             holdings = new;
             obs.on_match_event(now, SpitEvent::Collected { holdings: [new[0].len(), new[1].len()], took }, &s);
@@ -219,7 +217,7 @@ pub fn play_match<O: SpitObserver>(rules: &SpitRules, deal_seed: u64, play_seed:
                 points[p] += scored[p];
             }
             if holdings.iter().any(|h| h.is_empty()) {
-                holdings = fresh(&mut rng);
+                holdings = fresh(&mut seeds.chance_rng(out.rounds as u64));
                 fresh_next = true;
             }
         }

@@ -153,7 +153,7 @@ mod tests {
         let cfg = SpitConfig::default();
         let mut rng = crate::rng::rng_from(1);
         let (a, b) = crate::cards::deal_split(&mut rng, CardSet::FULL, 26);
-        let players = [super::super::state::deal_layout(a, &cfg, &mut rng), super::super::state::deal_layout(b, &cfg, &mut rng)];
+        let players = [super::super::state::deal_layout(a, &cfg, crate::rng::ChanceKey(rand::RngExt::random(&mut rng))), super::super::state::deal_layout(b, &cfg, crate::rng::ChanceKey(rand::RngExt::random(&mut rng)))];
         SpitState { players, ..SpitState::EMPTY }
     }
 

@@ -7,7 +7,7 @@ use super::strategies::SpitBot;
 use super::view::SpitView;
 use crate::cards::{ranks_adjacent_circular, Card};
 use crate::reaction::{Motion, ReactionModel};
-use crate::realtime::{ActionList, Landing, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::realtime::{ActionList, Landing, MatchRngs, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 use rand::RngExt;
 
@@ -87,23 +87,18 @@ pub struct SpitRules<'a> {
 }
 
 impl SpitRules<'_> {
-    /// Pile that player `p` spits onto at a stall (SPIT-STALL-3, SPIT-STALL-4).
-    fn stall_target(&self, s: &mut SpitState, p: usize, solo: bool, rng: &mut SimRng) -> usize {
+    /// Pile that player `p` spits onto at a stall (SPIT-STALL-3, SPIT-STALL-4), chosen
+    /// on the state `s` as it was before any spit card of this stall moved.
+    fn stall_target(&self, s: &SpitState, p: usize, solo: bool, rng: &mut SimRng) -> usize {
         if s.single_pile() {
             return if s.active[0] { 0 } else { 1 };
         }
         match self.cfg.stall_spit_target {
             SpitTarget::Own => p,
-            SpitTarget::Any => {
-                if let (true, Some(locked)) = (solo, s.solo_spit_pile) {
-                    return locked as usize;
-                }
-                let j = self.bots[p].strategy.spit_target(&SpitView::new(s, p, &self.cfg), rng) & 1;
-                if solo {
-                    s.solo_spit_pile = Some(j as u8);
-                }
-                j
-            }
+            SpitTarget::Any => match (solo, s.solo_spit_pile) {
+                (true, Some(locked)) => locked as usize,
+                _ => self.bots[p].strategy.spit_target(&SpitView::new(s, p, &self.cfg), rng) & 1,
+            },
         }
     }
 }
@@ -168,7 +163,7 @@ impl RealtimeRules for SpitRules<'_> {
         }
     }
 
-    fn land(&self, s: &mut SpitState, p: usize, a: SpitAction, rng: &mut SimRng) -> Landing {
+    fn land(&self, s: &mut SpitState, p: usize, a: SpitAction) -> Landing {
         match a {
             SpitAction::Play { pile, .. } => {
                 let c = s.players[p].flying.expect("a play carries a card");
@@ -187,7 +182,7 @@ impl RealtimeRules for SpitRules<'_> {
                 let x = &mut me.slots[slot as usize];
                 debug_assert!(x.up.is_none() && x.down > 0);
                 x.down -= 1;
-                x.up = Some(me.hidden.draw(rng));
+                x.up = Some(me.hidden.draw_keyed(me.zone));
                 Landing::Placed
             }
             SpitAction::Fill { to, .. } => {
@@ -226,20 +221,27 @@ impl RealtimeRules for SpitRules<'_> {
         if s.players.iter().any(|p| p.spit > 0) { Stall::Synchronised } else { Stall::RoundOver }
     }
 
-    fn synchronise(&self, s: &mut SpitState, rng: &mut SimRng) -> [bool; MAX_PLAYERS] {
+    fn synchronise(&self, s: &mut SpitState, rngs: &mut MatchRngs) -> [bool; MAX_PLAYERS] {
         let mut took_part = [false; MAX_PLAYERS];
         let spitters = [s.players[0].spit > 0, s.players[1].spit > 0];
         let solo = spitters[0] != spitters[1];
-        // Both flips commit at the same instant; the generator orders them (SPIT-STALL-3).
-        let first = if rng.random::<bool>() { 0 } else { 1 };
+        // Both players choose their pile on the same state, before either card moves
+        // (simultaneous decisions, docs/design.md).
+        let before = *s;
+        let targets: [usize; 2] = std::array::from_fn(|p| if spitters[p] { self.stall_target(&before, p, solo, &mut rngs.players[p]) } else { 0 });
+        // Both flips commit at the same instant; public chance orders them (SPIT-STALL-3).
+        let first = if rngs.chance.random::<bool>() { 0 } else { 1 };
         for p in [first, 1 - first] {
             if !spitters[p] {
                 continue;
             }
-            let j = self.stall_target(s, p, solo, rng);
+            let j = targets[p];
+            if solo && self.cfg.stall_spit_target == SpitTarget::Any && !s.single_pile() {
+                s.solo_spit_pile = Some(j as u8);
+            }
             let me = &mut s.players[p];
             me.spit -= 1;
-            let c = me.hidden.draw(rng);
+            let c = me.hidden.draw_keyed(me.zone);
             s.piles[j].push(c);
             took_part[p] = true;
         }

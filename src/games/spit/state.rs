@@ -6,7 +6,7 @@
 use super::config::{ShortDeal, SpitConfig};
 use crate::cards::{Card, CardSet};
 use crate::realtime::Pile;
-use crate::rng::SimRng;
+use crate::rng::ChanceKey;
 
 /// Most stockpile slots.
 pub const MAX_SLOTS: usize = 5;
@@ -43,6 +43,9 @@ pub struct PlayerCards {
     pub spit: u8,
     /// The card in this player's hand, in flight between two places (SPIT-RT-4).
     pub flying: Option<Card>,
+    /// The deal-keyed zone the hidden cards are revealed from (common random numbers:
+    /// every seating of a deal turns the same cards).
+    pub zone: ChanceKey,
 }
 
 impl PlayerCards {
@@ -88,7 +91,7 @@ pub struct SpitState {
 impl SpitState {
     /// No cards anywhere (before the first deal).
     pub const EMPTY: SpitState = SpitState {
-        players: [PlayerCards { slots: [Slot { down: 0, up: None }; MAX_SLOTS], hidden: CardSet::EMPTY, spit: 0, flying: None }; 2],
+        players: [PlayerCards { slots: [Slot { down: 0, up: None }; MAX_SLOTS], hidden: CardSet::EMPTY, spit: 0, flying: None, zone: ChanceKey(0) }; 2],
         piles: [Pile::EMPTY; 2],
         active: [false; 2],
         solo_spit_pile: None,
@@ -142,8 +145,9 @@ pub fn short_layout(n: u32, slots: usize, how: ShortDeal) -> [u8; MAX_SLOTS] {
 }
 
 /// Deals a player's holding into a layout (SPIT-SETUP-2, SPIT-SETUP-5, SPIT-SHORT-2):
-/// min(n, T) stockpile cards with their tops turned up, the rest as spit cards.
-pub fn deal_layout(holding: CardSet, cfg: &SpitConfig, rng: &mut SimRng) -> PlayerCards {
+/// min(n, T) stockpile cards with their tops turned up, the rest as spit cards. Every
+/// card turned up, now or later, is revealed from the hidden zone `zone`.
+pub fn deal_layout(holding: CardSet, cfg: &SpitConfig, zone: ChanceKey) -> PlayerCards {
     let n = holding.len();
     let slots = cfg.slots as usize;
     let t = cfg.stock_capacity();
@@ -157,11 +161,11 @@ pub fn deal_layout(holding: CardSet, cfg: &SpitConfig, rng: &mut SimRng) -> Play
         short_layout(n, slots, cfg.short_deal)
     };
     let mut hidden = holding;
-    let mut p = PlayerCards::default();
+    let mut p = PlayerCards { zone, ..PlayerCards::default() };
     for (slot, &size) in p.slots.iter_mut().zip(&sizes) {
         if size > 0 {
             slot.down = size - 1;
-            slot.up = Some(hidden.draw(rng));
+            slot.up = Some(hidden.draw_keyed(zone));
         }
     }
     p.spit = n.saturating_sub(t) as u8;
@@ -173,6 +177,7 @@ pub fn deal_layout(holding: CardSet, cfg: &SpitConfig, rng: &mut SimRng) -> Play
 mod tests {
     use super::*;
     use crate::rng::rng_from;
+    use rand::RngExt;
 
     #[test]
     fn spit_short_2_rowwise_and_pilewise_example() {
@@ -189,7 +194,7 @@ mod tests {
         let cfg = SpitConfig::default();
         let mut rng = rng_from(1);
         let (mine, _) = crate::cards::deal_split(&mut rng, CardSet::FULL, 26);
-        let p = deal_layout(mine, &cfg, &mut rng);
+        let p = deal_layout(mine, &cfg, ChanceKey(rng.random()));
         for (k, s) in p.slots.iter().enumerate() {
             assert_eq!((s.down as usize, s.up.is_some()), (k, true));
         }
@@ -206,7 +211,7 @@ mod tests {
         assert_eq!(cfg.stock_capacity(), 10);
         let mut rng = rng_from(2);
         let (mine, _) = crate::cards::deal_split(&mut rng, CardSet::FULL, 26);
-        let p = deal_layout(mine, &cfg, &mut rng);
+        let p = deal_layout(mine, &cfg, ChanceKey(rng.random()));
         assert_eq!(p.spit, 16);
         assert_eq!(p.stock_count(), 10);
         assert!(p.slots[4].is_empty());
@@ -218,11 +223,11 @@ mod tests {
         let cfg = SpitConfig::default();
         let mut rng = rng_from(3);
         let (small, big) = crate::cards::deal_split(&mut rng, CardSet::FULL, 12);
-        let s = deal_layout(small, &cfg, &mut rng);
+        let s = deal_layout(small, &cfg, ChanceKey(rng.random()));
         let sizes: Vec<u32> = s.slots.iter().map(Slot::len).collect();
         assert_eq!(sizes, [1, 2, 3, 3, 3]);
         assert_eq!(s.spit, 0);
-        let l = deal_layout(big, &cfg, &mut rng);
+        let l = deal_layout(big, &cfg, ChanceKey(rng.random()));
         assert_eq!((l.stock_count(), l.spit), (15, 25));
     }
 }

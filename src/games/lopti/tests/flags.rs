@@ -2,6 +2,7 @@
 //! changes as the flag says. (`lopti.seven_on_seven` is also tested in rules.rs, and
 //! `lopti.swap_order` in engine.rs.)
 
+use crate::runner::Ending;
 use super::{cards, drew, table};
 use crate::games::lopti::config::{DrawTiming, SevenOnSeven, FLAGS};
 use crate::games::lopti::entry::LOPTI;
@@ -79,16 +80,16 @@ fn run(bots: &[&str], sets: &[&str], deals: u64) -> Vec<crate::runner::MatchReco
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
     let game = LOPTI.build(&bots, &Settings::parse(&FLAGS, &sets).unwrap()).unwrap();
     let seats: Vec<usize> = (0..bots.len()).collect();
-    (0..deals).map(|d| game.as_match_game().play(&seats, d, d + 1000)).collect()
+    (0..deals).map(|d| game.as_match_game().play(&seats, &crate::rng::MatchSeeds::of_deal(d))).collect()
 }
 
 #[test]
 fn sim_max_actions_caps_the_turns() {
     let capped = run(&["random", "random"], &["sim.max_actions=100"], 50);
-    assert!(capped.iter().any(|r| r.capped && r.winner.is_none() && r.metrics[0] == 100), "a capped game stops at 100 turns");
+    assert!(capped.iter().any(|r| (r.ending == Ending::Capped) && r.winner.is_none() && r.metrics[0] == 100), "a capped game stops at 100 turns");
     assert!(capped.iter().all(|r| r.metrics[0] <= 100));
     let free = run(&["random", "random"], &[], 50);
-    assert!(free.iter().all(|r| !r.capped), "the default cap is not reached");
+    assert!(free.iter().all(|r| !(r.ending == Ending::Capped)), "the default cap is not reached");
 }
 
 #[test]

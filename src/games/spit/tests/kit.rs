@@ -10,7 +10,7 @@ use crate::games::spit::strategies::{SpitBot, SpitStrategy};
 use crate::games::spit::view::SpitView;
 use crate::reaction::{Dist, ReactionModel};
 use crate::realtime::{play_round, Bot, EngineEvent, EngineObserver, Micros, RoundCounts, RoundEnd, MAX_PLAYERS};
-use crate::rng::{rng_from, SimRng};
+use crate::rng::SimRng;
 
 /// Parses a card such as `7h`, `10s`, `As`.
 pub fn card(s: &str) -> Card {
@@ -179,8 +179,7 @@ pub fn run_round(cfg: SpitConfig, bots: [&SpitBot; 2], s: &mut SpitState, seed: 
     let rules = SpitRules { cfg, bots };
     let mut budget = 100_000;
     let mut counts = RoundCounts::default();
-    let mut rng = rng_from(seed);
-    play_round(&rules, s, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut rng, rec)
+    play_round(&rules, s, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut crate::realtime::MatchRngs::of_deal(seed), rec)
 }
 
 /// Approximate equality of times in seconds.

@@ -1,6 +1,9 @@
 //! Rounds and matches: opening, slap, collection, short player, winning, points
 //! (spit.md sections 2 and 6-9).
 
+use crate::realtime::MatchRngs;
+use crate::rng::{ChanceKey, MatchSeeds};
+use rand::RngExt;
 use super::kit::*;
 use crate::cards::{Card, CardSet};
 use crate::games::spit::config::{Allocation, PointsMode, Scoring, ShortDeal, SpitConfig};
@@ -44,13 +47,13 @@ fn ex_4_slap_earlier_slapper_gets_his_pile() {
     // P1 (seat 0) slaps the 9-pile at +0.31 s, P2 (seat 1) the 9-pile at +0.35 s.
     let (a, b) = (fixed(0, 0, 310.0), fixed(0, 0, 350.0));
     let rules = SpitRules { cfg, bots: [&a, &b] };
-    let (took, at) = allocate_piles(&rules, &s, 0, None, &mut rng_from(1), &mut ());
+    let (took, at) = allocate_piles(&rules, &s, 0, None, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [0, 1], "SPIT-EX-4: P1 gets the 9-pile and P2 the 14-pile");
     assert_eq!(at, 350_000, "SPIT-SLAP-1: play resumes after the later slap");
     // P1 wrongly slaps the 14-pile at +0.31: he gets it, P2 the 9-pile.
     let wrong = fixed(1, 0, 310.0);
     let rules = SpitRules { cfg, bots: [&wrong, &b] };
-    let (took, _) = allocate_piles(&rules, &s, 0, None, &mut rng_from(1), &mut ());
+    let (took, _) = allocate_piles(&rules, &s, 0, None, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [1, 0], "SPIT-EX-4 / SPIT-SLAP-2: the later slapper gets the remaining pile");
 }
 
@@ -61,7 +64,7 @@ fn slap_gives_the_first_out_player_no_advantage() {
     let s = piles_9_and_14();
     let (fast, slow) = (fixed(0, 0, 300.0), fixed(0, 0, 400.0));
     let rules = SpitRules { cfg, bots: [&fast, &slow] };
-    let (took, _) = allocate_piles(&rules, &s, 0, Some(1), &mut rng_from(1), &mut ());
+    let (took, _) = allocate_piles(&rules, &s, 0, Some(1), &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [0, 1], "SPIT-SLAP-1: the faster slapper wins although seat 1 went out first");
 }
 
@@ -72,7 +75,7 @@ fn slap_ties_go_to_the_generator() {
     let s = piles_9_and_14();
     let (a, b) = (fixed(0, 0, 300.0), fixed(0, 0, 300.0));
     let rules = SpitRules { cfg, bots: [&a, &b] };
-    let firsts: Vec<usize> = (0..40).map(|seed| allocate_piles(&rules, &s, 0, None, &mut rng_from(seed), &mut ()).0[1]).collect();
+    let firsts: Vec<usize> = (0..40).map(|seed| allocate_piles(&rules, &s, 0, None, &mut MatchRngs::of_deal(seed), &mut ()).0[1]).collect();
     assert!(firsts.contains(&0) && firsts.contains(&1), "SPIT-SLAP-2: both seats win some exact ties");
 }
 
@@ -83,12 +86,12 @@ fn first_out_chooses_variant() {
     let (giver, other) = (fixed(0, 1, 900.0), fixed(0, 0, 100.0));
     let rules = SpitRules { cfg, bots: [&giver, &other] };
     let mut rec = Recorder::default();
-    let (took, at) = allocate_piles(&rules, &s, 5, Some(0), &mut rng_from(1), &mut rec);
+    let (took, at) = allocate_piles(&rules, &s, 5, Some(0), &mut MatchRngs::of_deal(1), &mut rec);
     assert_eq!(took, [0, 1], "SPIT-SLAP-3 / SPIT-VAR-2: seat 0 gives pile 1 away and keeps pile 0");
     assert_eq!(at, 5, "SPIT-SLAP-3: no slap, no time passes");
     assert!(!rec.matches.iter().any(|(_, e)| matches!(e, SpitEvent::Slap { .. })), "SPIT-VAR-2: no slapping");
     // Without a first-out player (SPIT-END-1 (b)) the slap race is used.
-    let (took, _) = allocate_piles(&rules, &s, 0, None, &mut rng_from(1), &mut rec);
+    let (took, _) = allocate_piles(&rules, &s, 0, None, &mut MatchRngs::of_deal(1), &mut rec);
     assert_eq!(took, [1, 0], "SPIT-SLAP-3: round ended by a stall: the faster slapper (seat 1) takes pile 0");
 }
 
@@ -100,7 +103,7 @@ fn collection_adds_own_stock_and_spit_cards_to_the_pile_taken() {
     let (a, b) = (fixed(0, 0, 300.0), fixed(0, 0, 400.0));
     let rules = SpitRules { cfg, bots: [&a, &b] };
     let own = [s.players[0].all_cards(), s.players[1].all_cards()];
-    let (holdings, took, _) = collect(&rules, &s, 0, RoundEndReason::NoSpitCards, &mut rng_from(1), &mut ());
+    let (holdings, took, _) = collect(&rules, &s, 0, RoundEndReason::NoSpitCards, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [Some(0), Some(1)]);
     assert_eq!(holdings[0], own[0].union(s.piles[0].cards), "SPIT-REDEAL-1: pile + own stockpile + own spit cards");
     assert_eq!(holdings[1], own[1].union(s.piles[1].cards), "SPIT-REDEAL-1: pile + own leftovers");
@@ -113,7 +116,7 @@ fn short_player_threshold_includes_exactly_t_cards() {
     let cfg = SpitConfig::default();
     let mut rng = rng_from(1);
     for (n, spit) in [(15, 0), (14, 0), (16, 1)] {
-        let p = deal_layout(cards(0..n), &cfg, &mut rng);
+        let p = deal_layout(cards(0..n), &cfg, ChanceKey(rng.random()));
         assert_eq!(p.spit, spit, "SPIT-SHORT-1: {n} cards give {spit} spit cards");
     }
 }
@@ -122,9 +125,9 @@ fn short_player_threshold_includes_exactly_t_cards() {
 fn single_pile_state(short: u8) -> SpitState {
     let cfg = SpitConfig::default();
     let mut rng = rng_from(4);
-    let players = [deal_layout(cards(0..short), &cfg, &mut rng), deal_layout(cards(short..52), &cfg, &mut rng)];
+    let players = [deal_layout(cards(0..short), &cfg, ChanceKey(rng.random())), deal_layout(cards(short..52), &cfg, ChanceKey(rng.random()))];
     let mut s = SpitState { players, ..SpitState::EMPTY };
-    opening_flip(&mut s, &mut rng);
+    opening_flip(&mut s);
     s
 }
 
@@ -143,7 +146,7 @@ fn short_player_gives_one_spit_pile_for_both() {
     let (b0, b1) = (bot(plays_only(), m), bot(plays_only(), m));
     let rules = SpitRules { cfg, bots: [&b0, &b1] };
     let mut u = s;
-    let took = rules.synchronise(&mut u, &mut rng_from(2));
+    let took = rules.synchronise(&mut u, &mut MatchRngs::of_deal(2));
     assert_eq!(&took[..2], &[false, true], "SPIT-SHORT-3: at every stall only L spits");
     assert_eq!(u.piles[1].len(), s.piles[1].len() + 1, "SPIT-SHORT-3: onto that pile");
 }
@@ -176,14 +179,14 @@ fn ex_6_short_player_out_first_wins_and_long_player_out_first_keeps_his_spit_car
     // S empties his stockpiles first: S holds nothing and wins.
     let mut out_s = s;
     play_out_stockpiles(&mut out_s, 0, 1);
-    let (h, took, _) = collect(&rules, &out_s, 0, RoundEndReason::WentOut(0), &mut rng_from(1), &mut ());
+    let (h, took, _) = collect(&rules, &out_s, 0, RoundEndReason::WentOut(0), &mut MatchRngs::of_deal(1), &mut ());
     assert!(h[0].is_empty(), "SPIT-SHORT-4 / SPIT-WIN-1: S holds no cards and wins");
     assert_eq!(took, [None, Some(1)]);
     // L empties first: L keeps only his spit cards; S takes the pile + his own stock.
     let mut out_l = s;
     let l_own_spit = out_l.players[1].spit as u32;
     play_out_stockpiles(&mut out_l, 1, 1);
-    let (h, took, _) = collect(&rules, &out_l, 0, RoundEndReason::WentOut(1), &mut rng_from(1), &mut ());
+    let (h, took, _) = collect(&rules, &out_l, 0, RoundEndReason::WentOut(1), &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [Some(1), None], "SPIT-SHORT-4: L takes nothing from the centre");
     assert_eq!(h[1].len(), l_own_spit, "SPIT-EX-6: L keeps his remaining spit cards");
     assert_eq!(h[0].len(), 12 + out_l.piles[1].len(), "SPIT-EX-6: S takes the pile plus his own stockpile cards");
@@ -203,7 +206,7 @@ fn single_pile_deadlock_fewer_stockpile_cards_counts_as_first_out() {
         s.piles[1].push(c);
     }
     // S has 12 stockpile cards, L 15: S counts as first out and keeps his own cards.
-    let (h, took, _) = collect(&rules, &s, 0, RoundEndReason::SinglePileDeadlock, &mut rng_from(1), &mut ());
+    let (h, took, _) = collect(&rules, &s, 0, RoundEndReason::SinglePileDeadlock, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [None, Some(1)], "SPIT-SHORT-5: the player with fewer stockpile cards takes nothing");
     assert_eq!(h[0].len(), 12, "SPIT-SHORT-5: he keeps his own stockpile cards");
     // Equal counts: S takes the pile.
@@ -215,15 +218,15 @@ fn single_pile_deadlock_fewer_stockpile_cards_counts_as_first_out() {
         eq.piles[1].push(c);
     }
     assert_eq!(eq.players[1].stock_count(), 12);
-    let (_, took, _) = collect(&rules, &eq, 0, RoundEndReason::SinglePileDeadlock, &mut rng_from(1), &mut ());
+    let (_, took, _) = collect(&rules, &eq, 0, RoundEndReason::SinglePileDeadlock, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [Some(1), None], "SPIT-SHORT-5: on equal counts S takes the pile");
 }
 
 #[test]
 fn short_deal_flag_changes_the_layout() {
     let mut rng = rng_from(1);
-    let row = deal_layout(cards(0..8), &SpitConfig::default(), &mut rng);
-    let pile = deal_layout(cards(0..8), &SpitConfig { short_deal: ShortDeal::Pilewise, ..SpitConfig::default() }, &mut rng);
+    let row = deal_layout(cards(0..8), &SpitConfig::default(), ChanceKey(rng.random()));
+    let pile = deal_layout(cards(0..8), &SpitConfig { short_deal: ShortDeal::Pilewise, ..SpitConfig::default() }, ChanceKey(rng.random()));
     let sizes = |p: &crate::games::spit::state::PlayerCards| p.slots.iter().map(|x| x.len()).collect::<Vec<_>>();
     assert_eq!(sizes(&row), [1, 2, 2, 2, 1], "SPIT-SHORT-2: rowwise");
     assert_eq!(sizes(&pile), [1, 2, 3, 2, 0], "SPIT-SHORT-2: pilewise");
@@ -235,8 +238,8 @@ fn opening_flip_starts_each_players_own_pile() {
     let cfg = SpitConfig::default();
     let mut rng = rng_from(2);
     let (a, b) = crate::cards::deal_split(&mut rng, CardSet::FULL, 26);
-    let mut s = SpitState { players: [deal_layout(a, &cfg, &mut rng), deal_layout(b, &cfg, &mut rng)], ..SpitState::EMPTY };
-    let flipped = opening_flip(&mut s, &mut rng);
+    let mut s = SpitState { players: [deal_layout(a, &cfg, ChanceKey(rng.random())), deal_layout(b, &cfg, ChanceKey(rng.random()))], ..SpitState::EMPTY };
+    let flipped = opening_flip(&mut s);
     assert_eq!(&flipped[..2], &[true, true], "SPIT-SETUP-4: both flip together");
     for p in 0..2 {
         let top = s.piles[p].top.unwrap();
@@ -256,7 +259,7 @@ fn record_match(cfg: SpitConfig, seed: u64) -> (Recorder, crate::games::spit::ga
     let bots = greedy_bots();
     let rules = SpitRules { cfg, bots: [&bots[0], &bots[1]] };
     let mut rec = Recorder::default();
-    let out = play_match(&rules, seed, seed + 1000, &mut rec);
+    let out = play_match(&rules, &MatchSeeds::of_deal(seed), &mut rec);
     (rec, out)
 }
 

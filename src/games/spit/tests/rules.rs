@@ -1,5 +1,7 @@
 //! Rules of play and the real-time model: spit.md sections 1, 3, 4, 5.
 
+use crate::realtime::MatchRngs;
+use rand::RngExt;
 use super::kit::*;
 use crate::cards::{ranks_adjacent_circular, CardSet};
 use crate::games::spit::config::{PlayTarget, SpitConfig, SpitTarget};
@@ -92,9 +94,8 @@ fn ex_7_exposing_fill_prevents_a_stall() {
     assert!(rules.has_progress(&s, 0), "SPIT-EX-7: the exposing FILL is progress, so there is no stall");
     let fill = SpitAction::Fill { from: 1, to: 0 };
     assert!(legal(&cfg, &s, 0).contains(&fill));
-    let mut rng = rng_from(1);
     rules.lift(&mut s, 0, fill);
-    rules.land(&mut s, 0, fill, &mut rng);
+    rules.land(&mut s, 0, fill);
     assert_eq!(s.players[0].slots[0].up, Some(card("9c")), "SPIT-EX-7: FILL moves the 9 into the empty slot");
     assert!(legal(&cfg, &s, 0).contains(&SpitAction::Flip { slot: 1 }), "SPIT-EX-7: FLIP then turns X");
 }
@@ -316,7 +317,7 @@ fn stall_spits_go_onto_own_piles_by_default_and_a_chosen_pile_under_any() {
         let rules = SpitRules { cfg, bots: [&p0, &p1] };
         let mut s = position([&["5c"], &["5d"]], [3, 3], [Some("9h"), Some("Js")]);
         let before = [s.piles[0].len(), s.piles[1].len()];
-        let took = rules.synchronise(&mut s, &mut rng_from(3));
+        let took = rules.synchronise(&mut s, &mut MatchRngs::of_deal(3));
         assert_eq!(&took[..2], &[true, true], "SPIT-STALL-2: both players with spit cards flip");
         ([s.piles[0].len() - before[0], s.piles[1].len() - before[1]], [s.players[0].spit, s.players[1].spit])
     };
@@ -332,7 +333,7 @@ fn ex_5_only_the_player_with_spit_cards_spits_onto_his_own_pile() {
     let rules = SpitRules { cfg, bots: [&p0, &p1] };
     let mut s = position([&["5c"], &["5d"]], [0, 4], [Some("9h"), Some("Js")]);
     let before = [s.piles[0].len(), s.piles[1].len()];
-    let took = rules.synchronise(&mut s, &mut rng_from(1));
+    let took = rules.synchronise(&mut s, &mut MatchRngs::of_deal(1));
     assert_eq!(&took[..MAX_PLAYERS.min(2)], &[false, true], "SPIT-EX-5: only P2 (seat 1) flips");
     assert_eq!([s.piles[0].len() - before[0], s.piles[1].len() - before[1]], [0, 1], "SPIT-EX-5: onto his own pile");
     assert_eq!(s.players[1].spit, 3, "SPIT-EX-5: one spit card used");
@@ -346,13 +347,13 @@ fn solo_spitter_under_any_is_locked_to_his_first_pile() {
     let rules = SpitRules { cfg, bots: [&other, &chooser] };
     let mut s = position([&["5c"], &["5d"]], [0, 4], [Some("9h"), Some("Js")]);
     let mut rng = rng_from(1);
-    rules.synchronise(&mut s, &mut rng);
+    rules.synchronise(&mut s, &mut MatchRngs::of_deal(rng.random()));
     assert_eq!(s.solo_spit_pile, Some(0), "SPIT-STALL-4: the first solo choice is locked in");
     // A different strategy choice later is ignored: the pile stays 0.
     let chooser1 = bot(Box::new(FixedPiles { slap: 0, spit: 1, give: 0 }), constant_model(100.0, 100.0, 300.0));
     let rules1 = SpitRules { cfg, bots: [&other, &chooser1] };
     let before = s.piles[0].len();
-    rules1.synchronise(&mut s, &mut rng);
+    rules1.synchronise(&mut s, &mut MatchRngs::of_deal(rng.random()));
     assert_eq!(s.piles[0].len(), before + 1, "SPIT-STALL-4: he may spit only onto that pile for the rest of the round");
 }
 
@@ -367,14 +368,14 @@ fn spit_cards_enter_play_only_by_spits_and_may_land_on_any_rank() {
     for a in legal(&cfg, &s0, 0) {
         let mut s = s0;
         rules.lift(&mut s, 0, a);
-        rules.land(&mut s, 0, a, &mut rng_from(1));
+        rules.land(&mut s, 0, a);
         assert_eq!(s.players[0].spit, 6, "SPIT-STALL-7: no action of play touches the spit cards ({a:?})");
     }
     let mut nonadjacent = 0;
     for seed in 0..30 {
         let mut s = s0;
         let tops = [s.piles[0].top.unwrap(), s.piles[1].top.unwrap()];
-        rules.synchronise(&mut s, &mut rng_from(seed));
+        rules.synchronise(&mut s, &mut MatchRngs::of_deal(seed));
         assert_eq!(s.players[0].spit + s.players[1].spit, 10, "SPIT-STALL-7: one spit card each");
         nonadjacent += (0..2).filter(|&j| !ranks_adjacent_circular(s.piles[j].top.unwrap().rank(), tops[j].rank())).count();
     }
