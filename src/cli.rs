@@ -34,6 +34,9 @@ enum Command {
     Trace(TraceArgs),
     /// Run an experiment file: every matchup in it, one CSV (default results/NAME.csv).
     Run(RunArgs),
+    /// Sequential test: is bot A (first --bot) stronger than bot B by at least elo1 or
+    /// at most elo0? Plays paired deals until the SPRT decides.
+    Sprt(SprtArgs),
     /// List games, strategies, reaction presets and variant flags with their defaults.
     List,
     /// Print the legal actions of a position given as JSON, one per line (Lopti).
@@ -125,6 +128,42 @@ struct MatchArgs {
 }
 
 #[derive(Args, Debug)]
+struct SprtArgs {
+    /// Game to play (two players).
+    game: String,
+    /// Bot A then bot B, as STRATEGY[@PRESET] or bot files (exactly two).
+    #[arg(long = "bot", value_name = "SPEC", num_args = 1, required = true)]
+    bots: Vec<String>,
+    /// Variant flag as KEY=VALUE (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// Elo difference (A over B) under H0, in the units of --model.
+    #[arg(long, allow_hyphen_values = true)]
+    elo0: f64,
+    /// Elo difference under H1 (greater than elo0).
+    #[arg(long, allow_hyphen_values = true)]
+    elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Elo model of elo0 and elo1: `normalized` (fastchess's default) or `logistic`.
+    #[arg(long, default_value = "normalized")]
+    model: String,
+    /// Stop without a decision after this many matches.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_games: u64,
+    /// Master seed: the verdict and the number of games depend only on it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
 struct TraceArgs {
     /// Game to play (see `cardsim list`); not needed with --experiment.
     #[arg(required_unless_present = "experiment")]
@@ -160,6 +199,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Match(a) => run_match(a),
         Command::Trace(a) => run_trace(a),
         Command::Run(a) => run_experiment(a),
+        Command::Sprt(a) => run_sprt_command(a),
         Command::List => list(&mut std::io::stdout()).map_err(|e| e.to_string()),
         Command::Legal(a) => run_legal(a),
     }
@@ -324,6 +364,65 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
         Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the trace: {e}")),
         _ => Ok(()),
     }
+}
+
+fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
+    use crate::stats::{elo_with_interval, nelo_with_interval, paired_score, Sprt, SprtVerdict, Z_95};
+    if a.bots.len() != 2 {
+        return Err(format!("sprt needs exactly 2 --bot options (A, then B), got {}", a.bots.len()));
+    }
+    if a.max_games < 2 {
+        return Err("--max-games must be at least 2 (one deal under both seatings)".into());
+    }
+    let model = a.model.parse()?;
+    let sprt = Sprt::new(a.elo0, a.elo1, a.alpha, a.beta, model)?;
+    let p = prepare(&a.game, &a.bots, &a.sets, SeatingDesign::All)?;
+    let game = p.entry.build(&p.bots, &p.settings)?;
+    if game.seats() != 2 {
+        return Err(format!("sprt: {} needs 2 seats for a paired comparison", a.game));
+    }
+    let (pool, threads) = thread_pool(a.threads)?;
+    // `prepare` sorts the bots by label; find A again (a mirror match keeps A first).
+    let label_a = BotSpec::parse(&a.bots[0])?.label;
+    let ia = p.bots.iter().position(|b| b.label == label_a).expect("A is one of the bots");
+    let cfg = p.run_config(u64::MAX / 4, a.seed, true);
+    let (lo, hi) = sprt.bounds();
+    let mut out = std::io::stdout();
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(out, "SPRT {} | A = {} vs B = {} | {} | seed {} | H0: {model} Elo {} H1: {} alpha {} beta {} | LLR bounds [{lo:.3}, {hi:.3}]",
+        p.entry.name(), a.bots[0], a.bots[1], if p.settings.non_default().is_empty() { "default rules".into() } else { p.settings.non_default() },
+        a.seed, a.elo0, a.elo1, a.alpha, a.beta).map_err(io)?;
+    let start = Instant::now();
+    let mut batches = 0u64;
+    let mut failed = None;
+    let last = pool.install(|| {
+        crate::sequential::run_sprt(game.as_match_game(), &cfg, ia, &sprt, a.max_games, |st| {
+            batches += 1;
+            if batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue {
+                let line = format!("games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  pentanomial {:?}", st.games, st.llr, st.penta);
+                if let Err(e) = writeln!(out, "{line}") {
+                    failed.get_or_insert(e);
+                }
+            }
+        })
+    });
+    if let Some(e) = failed {
+        return Err(e.to_string());
+    }
+    let ps = paired_score(&last.penta);
+    let (elo, elo_lo, elo_hi) = elo_with_interval(&ps, Z_95);
+    let (nelo, nelo_lo, nelo_hi) = nelo_with_interval(&ps, 2, Z_95);
+    let verdict = match last.verdict {
+        SprtVerdict::AcceptH1 => "H1 accepted",
+        SprtVerdict::AcceptH0 => "H0 accepted",
+        SprtVerdict::Continue => "no decision",
+    };
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(out, "SPRT: {verdict} after {} games ({} deals); LLR {:.3} in [{lo:.3}, {hi:.3}]; A's score {:.4}, Elo {:.1} [{:.1}, {:.1}], normalized Elo {:.1} [{:.1}, {:.1}]{}",
+        last.games, last.deals, last.llr, ps.mean, elo, elo_lo, elo_hi, nelo, nelo_lo, nelo_hi,
+        if last.verdict == SprtVerdict::Continue { "" } else { " (estimates after a sequential stop are biased away from the bound that was not reached)" }).map_err(io)?;
+    eprintln!("{} matches in {secs:.1} s on {threads} threads", last.games);
+    Ok(())
 }
 
 /// The first event of every trace: what was played, by whom, under which rules.

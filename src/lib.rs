@@ -10,6 +10,7 @@ pub mod games;
 pub mod reaction;
 pub mod rng;
 pub mod runner;
+pub mod sequential;
 pub mod settings;
 pub mod stats;
 pub mod output;

@@ -106,11 +106,11 @@ pub fn seating(design: SeatingDesign, n: usize, deal_seed: u64, k: u64) -> [usiz
             // The k-th permutation in lexicographic order (factorial number system).
             let mut pool = seat_bots;
             let mut rest = k;
-            for s in 0..n {
+            for (s, slot) in seat_bots[..n].iter_mut().enumerate() {
                 let f: u64 = (1..(n - s) as u64).product();
                 let pick = (rest / f) as usize;
                 rest %= f;
-                seat_bots[s] = pool[pick];
+                *slot = pool[pick];
                 pool.copy_within(pick + 1..n - s, pick);
             }
         }
@@ -315,31 +315,41 @@ const CHUNK: u64 = 256;
 
 /// Runs a matchup on the current rayon pool and returns its exact aggregate.
 pub fn run(game: &dyn MatchGame, cfg: &RunConfig) -> MatchupStats {
+    let seatings = cfg.seatings(game.seats());
+    let deals = cfg.deals(game.seats());
+    let bar = progress_bar(deals * seatings, cfg.quiet, game.name());
+    let stats = run_deals(game, cfg, 0..deals, &bar);
+    bar.finish_and_clear();
+    stats
+}
+
+/// Plays deals `deals` of a matchup on the current rayon pool, advancing `bar` by the
+/// matches played, and returns their exact aggregate (the same on any thread count).
+pub fn run_deals(game: &dyn MatchGame, cfg: &RunConfig, deals: std::ops::Range<u64>, bar: &ProgressBar) -> MatchupStats {
     let seats = game.seats();
     let seatings = cfg.seatings(seats);
-    let deals = cfg.deals(seats);
-    let bar = progress_bar(deals * seatings, cfg.quiet, game.name());
     let empty = || MatchupStats::new(seats, seatings, game.metrics().len());
-    let stats = (0..deals.div_ceil(CHUNK))
+    let first = deals.start;
+    (0..(deals.end - first).div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
             let mut s = empty();
-            let end = ((chunk + 1) * CHUNK).min(deals);
-            for deal in chunk * CHUNK..end {
+            let (start, end) = (first + chunk * CHUNK, (first + (chunk + 1) * CHUNK).min(deals.end));
+            for deal in start..end {
                 play_deal(game, cfg, deal, &mut s);
             }
-            bar.inc((end - chunk * CHUNK) * seatings);
+            bar.inc((end - start) * seatings);
             s
         })
         .reduce(empty, |mut a, b| {
             a.merge(&b);
             a
-        });
-    bar.finish_and_clear();
-    stats
+        })
 }
 
-fn progress_bar(total: u64, quiet: bool, label: &str) -> ProgressBar {
+/// A progress bar for `total` matches on stderr (hidden with `quiet` or when stderr is
+/// not a terminal).
+pub fn progress_bar(total: u64, quiet: bool, label: &str) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }

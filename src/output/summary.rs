@@ -240,7 +240,7 @@ pub fn print_summary(out: &mut dyn Write, rows: &[SummaryRow], stats: &MatchupSt
     let (main, after): (Vec<&SummaryRow>, Vec<&SummaryRow>) = rows.iter().partition(|r| col(r, "after").is_empty());
     print_columns(out, &main, &["bot", "seat", "games", "wins", "win_rate", "win_ci_low", "win_ci_high", "score", "score_ci_low", "score_ci_high"])?;
     for r in main.iter().filter(|r| col(r, "seat") == "all") {
-        write!(out, "{}: paired score {} ± {} (95%: ±{:.6}); design effect {}", col(r, "bot"), col(r, "score"), col(r, "score_se"),
+        write!(out, "{}: paired score {}, SE {} (95% ±{:.6}); design effect {}", col(r, "bot"), col(r, "score"), col(r, "score_se"),
             Z_95 * col(r, "score_se").parse::<f64>().unwrap_or(f64::NAN), col(r, "design_effect"))?;
         if !col(r, "elo").is_empty() {
             write!(out, "; Elo {} [{}, {}], LOS {}", col(r, "elo"), col(r, "elo_ci_low"), col(r, "elo_ci_high"), col(r, "los"))?;
@@ -280,9 +280,9 @@ mod tests {
                 units[0] += got[0];
                 units[1] += got[1];
             }
-            for b in 0..2 {
-                s.deal_score[b][units[b] as usize] += 1;
-                s.deal_wins[b][(units[b] / 2) as usize] += 1;
+            for (b, &u) in units.iter().enumerate() {
+                s.deal_score[b][u as usize] += 1;
+                s.deal_wins[b][(u / 2) as usize] += 1;
             }
         }
         s
