@@ -326,6 +326,25 @@ fn stall_spits_go_onto_own_piles_by_default_and_a_chosen_pile_under_any() {
 }
 
 #[test]
+fn simultaneous_spits_under_any_are_chosen_on_the_same_state() {
+    // Both players aim at the smaller pile (the default target). Pile 0 holds one card
+    // more than pile 1: deciding at the same instant, both see pile 1 as the smaller and both
+    // spit onto it, whichever card lands first (the second must not see the first land).
+    let cfg = SpitConfig { stall_spit_target: SpitTarget::Any, ..SpitConfig::default() };
+    let m = constant_model(100.0, 100.0, 300.0);
+    let (p0, p1) = (bot(plays_only(), m), bot(plays_only(), m));
+    let rules = SpitRules { cfg, bots: [&p0, &p1] };
+    for seed in 0..16 {
+        let mut s = position([&["5c"], &["5d"]], [3, 3], [Some("9h"), Some("Js")]);
+        s.piles[0].push(card("2c"));
+        let before = [s.piles[0].len(), s.piles[1].len()];
+        assert_eq!(before[0], before[1] + 1);
+        rules.synchronise(&mut s, &mut MatchRngs::of_deal(seed));
+        assert_eq!([s.piles[0].len(), s.piles[1].len()], [before[0], before[1] + 2], "seed {seed}: both spit cards onto the pile that was smaller");
+    }
+}
+
+#[test]
 fn ex_5_only_the_player_with_spit_cards_spits_onto_his_own_pile() {
     let cfg = SpitConfig::default();
     let m = constant_model(100.0, 100.0, 300.0);
