@@ -16,12 +16,14 @@ pub struct SpeedTracer<'a> {
     hands: [CardSet; 2],
     /// Re-formings of the side piles seen so far this deal.
     recycles: u16,
+    /// Centre tops after the previous event, to name the cards a flip turned.
+    tops: [Option<Card>; 2],
 }
 
 impl<'a> SpeedTracer<'a> {
     /// A tracer writing to `sink`.
     pub fn new(sink: &'a mut dyn TraceSink) -> Self {
-        SpeedTracer { sink, hands: [CardSet::EMPTY; 2], recycles: 0 }
+        SpeedTracer { sink, hands: [CardSet::EMPTY; 2], recycles: 0, tops: [None; 2] }
     }
 
     fn emit(&mut self, time: Micros, seat: Option<usize>, kind: &'static str, detail: Value, text: String, s: &SpeedState) {
@@ -35,6 +37,7 @@ impl<'a> SpeedTracer<'a> {
         let suffix = format!("  | centre {} {}  side {}/{}", top_text(s, 0), top_text(s, 1), s.side[0].len(), s.side[1].len());
         self.sink.event(TraceEvent { time: Some(time as f64 / 1e6), seat, kind, detail: map, text: text + &suffix });
         self.hands = [s.players[0].hand, s.players[1].hand];
+        self.tops = [s.centre[0].top, s.centre[1].top];
     }
 }
 
@@ -99,9 +102,13 @@ impl EngineObserver<SpeedState, SpeedAction> for SpeedTracer<'_> {
             EngineEvent::Synchronised => {
                 let recycled = s.recycles != self.recycles;
                 self.recycles = s.recycles;
-                let d = json!({"recycled": recycled, "recycles": s.recycles});
-                let text = if recycled { "side piles re-formed from the centre; flip!" } else { "flip!" };
-                self.emit(t, None, "flip", d, text.into(), s);
+                // A side card always differs from the top it covers (the top is never
+                // re-formed into a side pile), so a changed top is a turned card.
+                let turned: [Option<Card>; 2] = std::array::from_fn(|j| s.centre[j].top.filter(|&c| self.tops[j] != Some(c)));
+                let d = json!({"recycled": recycled, "recycles": s.recycles, "turned": [name(turned[0]), name(turned[1])]});
+                let shown = |j: usize| turned[j].map_or("nothing".into(), |c| c.name());
+                let text = format!("{}flip! {} / {}", if recycled { "side piles re-formed from the centre; " } else { "" }, shown(0), shown(1));
+                self.emit(t, None, "flip", d, text, s);
             }
             EngineEvent::LivenessViolation { player } => {
                 self.emit(t, Some(player), "liveness_violation", json!({}), "idle with a progress action (SPIT-RT-9)".into(), s)
@@ -120,20 +127,26 @@ impl crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for Spe
             }
             SpeedEvent::Hands => {
                 let hand = |p: usize| Value::from(s.players[p].hand.iter().map(|c| c.name()).collect::<Vec<_>>());
-                let d = json!({"hands": [hand(0), hand(1)]});
+                let d = json!({"hands": [hand(0), hand(1)], "stocks": [s.players[0].stock.len(), s.players[1].stock.len()]});
                 self.emit(t, None, "hands", d, format!("{}  {}", hand_text(s, 0), hand_text(s, 1)), s);
             }
-            SpeedEvent::Opening => self.emit(t, None, "opening", json!({}), "middle cards turned up".into(), s),
+            SpeedEvent::Opening => {
+                let d = json!({"middle": [name(s.centre[0].top), name(s.centre[1].top)]});
+                let text = format!("middle cards turned up: {} / {}", top_text(s, 0), top_text(s, 1));
+                self.emit(t, None, "opening", d, text, s);
+            }
             SpeedEvent::DealEnd { reason, winner, scored } => {
-                let (r, who) = match reason {
-                    DealEndReason::WentOut(p) => ("went_out", Some(p)),
-                    DealEndReason::NothingToRecycle => ("nothing_to_recycle", None),
-                    DealEndReason::Deadlock => ("deadlock", None),
+                let r = match reason {
+                    DealEndReason::WentOut(_) => "went_out",
+                    DealEndReason::NothingToRecycle => "nothing_to_recycle",
+                    DealEndReason::Deadlock => "deadlock",
                 };
                 let left = [s.players[0].count(), s.players[1].count()];
                 let d = json!({"reason": r, "winner": winner, "scored": scored, "cards_left": left});
                 let text = format!("deal over: {r}, winner {}, scores {scored}; cards left {} / {}", winner.map_or("none (draw)".into(), |w| format!("P{w}")), left[0], left[1]);
-                self.emit(t, who, "deal_end", d, text, s);
+                // The event belongs to the deal's winner whenever there is one (the player
+                // who went out, or the one with fewer cards after a stall).
+                self.emit(t, winner, "deal_end", d, text, s);
             }
             SpeedEvent::MatchEnd { winner, capped, points } => {
                 let text = match (winner, capped) {

@@ -4,7 +4,7 @@ use super::config::SpitConfig;
 use super::game::{RoundEndReason, SpitEvent};
 use super::rules::SpitAction;
 use super::state::SpitState;
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::realtime::{EngineEvent, EngineObserver, Micros};
 use crate::trace::{TraceEvent, TraceSink};
 use serde_json::{json, Map, Value};
@@ -13,12 +13,14 @@ use serde_json::{json, Map, Value};
 pub struct SpitTracer<'a> {
     sink: &'a mut dyn TraceSink,
     cfg: SpitConfig,
+    /// The state after the previous event, to name the cards a spit revealed.
+    prev: SpitState,
 }
 
 impl<'a> SpitTracer<'a> {
     /// A tracer writing to `sink`.
     pub fn new(sink: &'a mut dyn TraceSink, cfg: SpitConfig) -> Self {
-        SpitTracer { sink, cfg }
+        SpitTracer { sink, cfg, prev: SpitState::EMPTY }
     }
 
     fn emit(&mut self, time: Micros, seat: Option<usize>, kind: &'static str, detail: Value, text: String, s: &SpitState) {
@@ -30,6 +32,33 @@ impl<'a> SpitTracer<'a> {
         map.insert("pile_sizes".into(), json!([s.piles[0].len(), s.piles[1].len()]));
         let tops = format!("  | piles {} {}", top_text(s, 0), top_text(s, 1));
         self.sink.event(TraceEvent { time: Some(time as f64 / 1e6), seat, kind, detail: map, text: text + &tops });
+        self.prev = *s;
+    }
+
+    /// Player `p`'s stockpiles as dealt: per slot the face-down count and the face-up
+    /// card, and the spit cards.
+    fn layout_json(&self, s: &SpitState, p: usize) -> Value {
+        let me = &s.players[p];
+        let slots: Vec<Value> = me.slots[..self.cfg.slots as usize].iter().map(|x| json!({"down": x.down, "up": name(x.up)})).collect();
+        json!({"seat": p, "slots": slots, "spit": me.spit})
+    }
+
+    /// The spit cards laid at a synchronised spit, in the order they were laid (a later
+    /// card on the same pile covers the earlier one): found by comparing with the state
+    /// before it.
+    fn spits(&self, s: &SpitState) -> Vec<Value> {
+        let mut laid: Vec<(usize, usize, Card)> = Vec::new();
+        for p in 0..2 {
+            if let Some(c) = CardSet(self.prev.players[p].hidden.0 & !s.players[p].hidden.0).iter().next() {
+                let pile = (0..2).find(|&j| s.piles[j].cards.contains(c)).expect("a spit card lands on a spit pile");
+                laid.push((p, pile, c));
+            }
+        }
+        // Two cards on one pile: the one on top was laid last.
+        if laid.len() == 2 && laid[0].1 == laid[1].1 && s.piles[laid[0].1].top == Some(laid[0].2) {
+            laid.swap(0, 1);
+        }
+        laid.iter().map(|&(p, pile, c)| json!({"seat": p, "pile": pile, "card": c.name()})).collect()
     }
 
     fn layout(&self, s: &SpitState, p: usize) -> String {
@@ -114,8 +143,11 @@ impl EngineObserver<SpitState, SpitAction> for SpitTracer<'_> {
             }
             EngineEvent::Stalled => self.emit(t, None, "stall", json!({}), "no progress possible".into(), s),
             EngineEvent::Synchronised => {
-                let d = json!({"spit_cards": [s.players[0].spit, s.players[1].spit]});
-                self.emit(t, None, "spit", d, format!("spit! spit cards left {} / {}", s.players[0].spit, s.players[1].spit), s);
+                let spits = self.spits(s);
+                let laid: Vec<String> = spits.iter().map(|x| format!("P{} {} on pile {}", x["seat"], x["card"].as_str().unwrap_or("?"), x["pile"])).collect();
+                let d = json!({"spit_cards": [s.players[0].spit, s.players[1].spit], "spits": spits});
+                let text = format!("spit! {}; spit cards left {} / {}", laid.join(", "), s.players[0].spit, s.players[1].spit);
+                self.emit(t, None, "spit", d, text, s);
             }
             EngineEvent::LivenessViolation { player } => {
                 self.emit(t, Some(player), "liveness_violation", json!({}), "idle with a progress action (SPIT-RT-9)".into(), s)
@@ -128,7 +160,7 @@ impl crate::realtime::MatchObserver<SpitState, SpitAction, SpitEvent> for SpitTr
     fn on_match_event(&mut self, t: Micros, ev: SpitEvent, s: &SpitState) {
         match ev {
             SpitEvent::Deal { round, holdings, fresh } => {
-                let d = json!({"round": round, "holdings": holdings, "fresh": fresh});
+                let d = json!({"round": round, "holdings": holdings, "fresh": fresh, "layouts": [self.layout_json(s, 0), self.layout_json(s, 1)]});
                 let text = format!("round {round}: holdings {} / {}{}  P0 {}  P1 {}", holdings[0], holdings[1], if fresh { " (fresh deal)" } else { "" }, self.layout(s, 0), self.layout(s, 1));
                 self.emit(t, None, "deal", d, text, s);
             }
@@ -149,7 +181,8 @@ impl crate::realtime::MatchObserver<SpitState, SpitAction, SpitEvent> for SpitTr
             }
             SpitEvent::Collected { holdings, took } => {
                 let d = json!({"holdings": holdings, "took": took});
-                self.emit(t, None, "collect", d, format!("new holdings {} / {} (took piles {:?} / {:?})", holdings[0], holdings[1], took[0], took[1]), s);
+                let pile = |p: usize| took[p].map_or(format!("P{p} took none"), |j| format!("P{p} took pile {j}"));
+                self.emit(t, None, "collect", d, format!("new holdings {} / {} ({}, {})", holdings[0], holdings[1], pile(0), pile(1)), s);
             }
             SpitEvent::Scores { points } => self.emit(t, None, "scores", json!({"points": points}), format!("points {} / {}", points[0], points[1]), s),
             SpitEvent::MatchEnd { winner, capped } => {
