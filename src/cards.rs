@@ -144,6 +144,46 @@ impl CardSet {
     }
 }
 
+/// Joker codes of a [`DeckCard`] (a deck may hold up to two jokers): card values 52, 53.
+pub const JOKERS: [u8; 2] = [52, 53];
+
+/// A card of one of several decks (Nerts: a deck per player, and a foundation credits the
+/// card's owner), packed into two bytes: the deck (0..8) and the card value, `0..52` for
+/// the standard cards as in [`Card`] or one of [`JOKERS`].
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct DeckCard {
+    /// The deck (= its owner's seat, or team) the card belongs to.
+    pub deck: u8,
+    /// `0..52` as [`Card`], or a joker code.
+    pub value: u8,
+}
+
+impl DeckCard {
+    /// Standard card `card` of deck `deck`.
+    pub const fn new(deck: u8, card: Card) -> DeckCard {
+        DeckCard { deck, value: card.0 }
+    }
+    /// Joker `j` (0 or 1) of deck `deck`.
+    pub const fn joker(deck: u8, j: u8) -> DeckCard {
+        DeckCard { deck, value: JOKERS[j as usize] }
+    }
+    /// True for a joker.
+    pub const fn is_joker(self) -> bool {
+        self.value >= 52
+    }
+    /// The standard card, `None` for a joker.
+    pub const fn card(self) -> Option<Card> {
+        if self.is_joker() { None } else { Some(Card(self.value)) }
+    }
+    /// Name such as `10h@2` (deck 2) or `Jk@0`.
+    pub fn name(self) -> String {
+        match self.card() {
+            Some(c) => format!("{}@{}", c.name(), self.deck),
+            None => format!("Jk@{}", self.deck),
+        }
+    }
+}
+
 /// Splits the full deck uniformly at random into a set of `n` cards and the rest.
 pub fn deal_split<R: Rng + ?Sized>(rng: &mut R, mut pool: CardSet, n: u32) -> (CardSet, CardSet) {
     let mut hand = CardSet::EMPTY;
@@ -156,6 +196,15 @@ pub fn deal_split<R: Rng + ?Sized>(rng: &mut R, mut pool: CardSet, n: u32) -> (C
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deck_cards_pack_deck_and_value() {
+        let c = DeckCard::new(7, Card::new(10, 2));
+        assert_eq!((c.deck, c.card(), c.is_joker(), c.name()), (7, Some(Card::new(10, 2)), false, "10h@7".to_string()));
+        let j = DeckCard::joker(3, 1);
+        assert_eq!((j.is_joker(), j.card(), j.name()), (true, None, "Jk@3".to_string()));
+        assert_eq!(std::mem::size_of::<DeckCard>(), 2);
+    }
     use rand::SeedableRng;
 
     #[test]
