@@ -2,14 +2,13 @@
 
 use super::config::{Rules, FLAGS};
 use super::events::{NoObserver, Observer};
-use super::state::{play_round, State};
+use super::state::{play_round, Dice, State};
 use super::strategies::{self, Params, Strategy};
 use super::trace::TraceObserver;
 use crate::bot::BotSpec;
 use crate::games::{check_bots, GameEntry, StrategyInfo, TracedGame};
-use crate::rng::rng_from;
-use crate::rng::MatchSeeds;
-use crate::runner::{Ending, MatchGame, MatchRecord, MetricDef, MAX_METRICS, MAX_SEATS};
+use crate::rng::{MatchSeeds, SimRng};
+use crate::runner::{MatchGame, MatchRecord, MetricDef, MAX_METRICS, MAX_SEATS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 use arrayvec::ArrayVec;
@@ -71,16 +70,20 @@ pub struct LoptiGame {
 
 impl LoptiGame {
     /// Plays one round with seat 0 dealing and playing first, telling `obs` everything.
-    pub fn run<O: Observer>(&self, seat_bots: &[usize], deal_seed: u64, play_seed: u64, obs: &mut O) -> MatchRecord {
-        let mut state = State::deal(self.bots.len() as u8, 0, self.rules, deal_seed, obs);
+    /// The cards come from the deal's seeds (the deck from `deal_rng`, every draw and
+    /// reveal from the deal's hidden zones), the same in every seating of the deal; the
+    /// bot in seat `s` rolls its own dice with `seeds.player_rng(s)`.
+    pub fn run<O: Observer>(&self, seat_bots: &[usize], seeds: &MatchSeeds, obs: &mut O) -> MatchRecord {
+        let n = self.bots.len();
+        let mut state = State::deal(n as u8, 0, self.rules, seeds, obs);
         let bots: ArrayVec<&dyn Strategy, MAX_SEATS> = seat_bots.iter().map(|&b| &*self.bots[b]).collect();
-        play_round(&mut state, &bots, &mut rng_from(play_seed), obs);
+        let mut dice: ArrayVec<SimRng, MAX_SEATS> = (0..n).map(|s| seeds.player_rng(s)).collect();
+        play_round(&mut state, &bots, Dice::Seats(&mut dice), obs);
         let mut metrics = [0; MAX_METRICS];
         metrics[0] = state.counters.turns as u64;
         metrics[1] = state.counters.pickups as u64;
         metrics[2] = state.counters.clears as u64;
-        let ending = if state.cycled { Ending::Cycled } else { Ending::capped_if(state.capped) };
-        MatchRecord { winner: if state.capped { None } else { state.winner }, ending, metrics }
+        MatchRecord { winner: state.match_winner(), ending: state.ending(), metrics }
     }
 }
 
@@ -95,13 +98,13 @@ impl MatchGame for LoptiGame {
         &METRICS
     }
     fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord {
-        self.run(seat_bots, seeds.deal, seeds.players[0], &mut NoObserver)
+        self.run(seat_bots, seeds, &mut NoObserver)
     }
 }
 
 impl TracedGame for LoptiGame {
     fn trace(&self, seat_bots: &[usize], seeds: &MatchSeeds, sink: &mut dyn TraceSink) -> MatchRecord {
-        self.run(seat_bots, seeds.deal, seeds.players[0], &mut TraceObserver::new(sink))
+        self.run(seat_bots, seeds, &mut TraceObserver::new(sink))
     }
     fn as_match_game(&self) -> &dyn MatchGame {
         self
@@ -151,11 +154,61 @@ mod tests {
         assert_eq!((g.seats(), g.metrics().len()), (5, 3));
     }
 
+    /// The `end` event of a traced match and its record.
+    fn traced_end(g: &dyn TracedGame, seats: &[usize], deal: u64) -> (serde_json::Map<String, serde_json::Value>, MatchRecord) {
+        let mut sink = VecSink::default();
+        let rec = g.trace(seats, &crate::rng::MatchSeeds::of_deal(deal), &mut sink);
+        let end = sink.0.pop().expect("events");
+        assert_eq!(end.kind, "end");
+        (end.detail, rec)
+    }
+
+    #[test]
+    fn endings_agree_between_the_record_and_the_trace_end_event() {
+        use crate::runner::Ending;
+        use serde_json::json;
+        let fields = ["winner", "capped", "cycled", "turns", "pickups", "clears", "finish", "ending", "repeat_of"];
+        let g = game(&["lowest", "lowest"], &[]);
+        let mut cycled = 0;
+        for deal in 0..400 {
+            let (end, rec) = traced_end(&*g, &[0, 1], deal);
+            assert!(fields.iter().all(|f| end.contains_key(*f)), "end event fields: {end:?}");
+            assert_eq!(end["turns"], json!(rec.metrics[0]));
+            match rec.ending {
+                Ending::Cycled => {
+                    cycled += 1;
+                    assert_eq!(rec.winner, None, "a cycled match has no winner");
+                    assert_eq!((&end["ending"], &end["cycled"], &end["capped"], &end["winner"]), (&json!("cycled"), &json!(true), &json!(false), &json!(null)));
+                    assert!(end["repeat_of"].as_u64().unwrap() < rec.metrics[0], "the repeated turn comes before");
+                }
+                Ending::Finished => {
+                    assert!(rec.winner.is_some());
+                    assert_eq!((&end["ending"], &end["cycled"], &end["capped"], &end["repeat_of"]), (&json!("finished"), &json!(false), &json!(false), &json!(null)));
+                    assert_eq!(end["winner"], json!(rec.winner));
+                }
+                Ending::Capped => panic!("deal {deal}: capped"),
+            }
+        }
+        assert!(cycled > 0, "some lowest-vs-lowest deals cycle");
+        // Capped, even after a player went out (play_for_rankings): no winner either.
+        let g = game(&["random", "random", "random"], &["sim.max_actions=100", "lopti.play_for_rankings=true"]);
+        let mut capped_after_out = 0;
+        for deal in 0..200 {
+            let (end, rec) = traced_end(&*g, &[0, 1, 2], deal);
+            if rec.ending == Ending::Capped {
+                assert_eq!(rec.winner, None);
+                assert_eq!((&end["ending"], &end["capped"], &end["cycled"], &end["winner"]), (&json!("capped"), &json!(true), &json!(false), &json!(null)));
+                capped_after_out += !end["finish"].as_array().unwrap().is_empty() as u32;
+            }
+        }
+        assert!(capped_after_out > 0, "some capped games had a player out already");
+    }
+
     #[test]
     fn records_are_reproducible_and_rotations_share_the_deal() {
         let g = game(&["lowest", "mcts"], &["lopti.mcts_iterations=20"]);
         let a = g.play(&[0, 1], &crate::rng::MatchSeeds::of_deal(77));
         assert_eq!(a, g.play(&[0, 1], &crate::rng::MatchSeeds::of_deal(77)), "same seeds, same record");
-        assert!(a.ending == Ending::Finished && a.winner.is_some());
+        assert!(a.ending == crate::runner::Ending::Finished && a.winner.is_some());
     }
 }

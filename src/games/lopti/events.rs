@@ -141,14 +141,17 @@ pub enum Event {
     },
     /// The round is over [`ROUND_END`].
     End {
-        /// The first player out, if any.
+        /// The match winner, the first player out (LOPTI-WIN-1); `None` when the round
+        /// was stopped (capped or cycled).
         winner: Option<u8>,
-        /// The turn cap stopped the game, or a repeated position (`cycled`).
+        /// The turn cap stopped the game.
         capped: bool,
-        /// Deterministic bots repeated a position, so the game was stopped as capped.
+        /// Deterministic bots repeated a position, so the game was stopped (not `capped`).
         cycled: bool,
-        /// Turns played.
+        /// Turns started (for a cycled round, the turn whose starting position repeated).
         turns: u32,
+        /// For a cycled round, the earlier turn whose starting position turn `turns` repeats.
+        repeat_of: Option<u32>,
     },
 }
 

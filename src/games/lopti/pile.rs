@@ -61,6 +61,12 @@ impl Pile {
         self.len += 1;
         self.cards.add(r, n);
     }
+    /// A 64-bit hash of the plays, bottom to top (equal piles give equal fingerprints).
+    pub fn fingerprint(&self) -> u64 {
+        self.plays[..self.len as usize]
+            .chunks(8)
+            .fold(self.len as u64, |h, w| crate::rng::splitmix64(h ^ w.iter().fold(0, |x, &b| x << 8 | b as u64)))
+    }
     /// Empties the pile and returns its cards.
     pub fn take(&mut self) -> Ranks {
         let cards = self.cards;

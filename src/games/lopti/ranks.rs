@@ -3,7 +3,7 @@
 //! Suits never matter in Lopti (LOPTI-DECK-2), so every zone (hand, face-up, face-down,
 //! draw pile, play pile, out of round) is a multiset of ranks: thirteen 4-bit counters.
 
-use crate::rng::SimRng;
+use crate::rng::{ChanceKey, SimRng};
 use rand::RngExt;
 use std::fmt;
 
@@ -120,6 +120,16 @@ impl Ranks {
         self.remove(r, 1);
         r
     }
+    /// Removes and returns a uniformly random card chosen by the hidden zone `zone`
+    /// (common random numbers, `crate::rng::ChanceKey`): the card is the one at index
+    /// `zone.index(len)` in low-to-high order, so the same zone holding the same cards
+    /// gives the same card, whatever else was drawn at the table. Uniform over the cards
+    /// like [`Ranks::take_random`]. The multiset must not be empty.
+    pub fn take_keyed(&mut self, zone: ChanceKey) -> Rank {
+        let r = self.nth(zone.index(self.len()));
+        self.remove(r, 1);
+        r
+    }
     /// Removes and returns `n` uniformly random cards as a multiset.
     pub fn take_random_n(&mut self, n: u32, rng: &mut SimRng) -> Ranks {
         let mut taken = Ranks::EMPTY;
@@ -211,5 +221,31 @@ mod tests {
             assert_eq!(s.len(), 3);
         }
         assert!((29_000..31_000).contains(&nines), "3 of 4 cards are nines: {nines}");
+    }
+
+    #[test]
+    fn keyed_take_is_uniform_over_cards_and_depends_on_the_zone_and_the_cards_only() {
+        let base = ranks_from("4 9 9 9").unwrap();
+        let mut nines = 0;
+        for z in 0..40_000u64 {
+            let mut s = base;
+            if s.take_keyed(ChanceKey(7).zone(z)) == 7 {
+                nines += 1;
+            }
+            assert_eq!(s.len(), 3);
+        }
+        assert!((29_000..31_000).contains(&nines), "3 of 4 cards are nines: {nines}");
+        // Emptying a zone card by card is a uniform permutation of its cards: every
+        // order of {4 9 A} comes up about equally often.
+        let mut orders = std::collections::HashMap::new();
+        for z in 0..60_000u64 {
+            let mut s = ranks_from("4 9 A").unwrap();
+            let order: Vec<Rank> = (0..3).map(|_| s.take_keyed(ChanceKey(z))).collect();
+            *orders.entry(order).or_insert(0u32) += 1;
+        }
+        assert_eq!(orders.len(), 6);
+        assert!(orders.values().all(|&c| c.abs_diff(10_000) < 500), "{orders:?}");
+        let (mut a, mut b) = (base, base);
+        assert_eq!(a.take_keyed(ChanceKey(3)), b.take_keyed(ChanceKey(3)), "same zone, same cards: same card");
     }
 }

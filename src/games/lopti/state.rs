@@ -5,6 +5,13 @@
 //! The state is `Copy` and allocation-free. It always waits for one decision: a setup
 //! swap while [`Phase::Setup`], otherwise an [`Action`] of the player on turn, whose
 //! face-up cards have already been taken over if his hand was empty (LOPTI-FU-1).
+//!
+//! Chance (common random numbers, `crate::rng`): the deck is shuffled by the deal's
+//! generator, and every hidden card is drawn when it is revealed from a deal-keyed zone
+//! ([`State::hidden`]): the draw pile is zone [`DRAW_ZONE`], seat `s`'s face-down cards
+//! zone `s`. Which card comes out depends only on the zone and the cards it still holds,
+//! so every seating of a deal sees the same cards. The state holds no generator: the
+//! bots' own dice are passed to [`play_round`] ([`Dice`]).
 
 use super::config::{DrawTiming, Rules, SwapOrder};
 use super::events::{Event, Observer, PickupReason};
@@ -12,9 +19,13 @@ use super::pile::Pile;
 use super::ranks::{Rank, Ranks, THREE};
 use super::rules::{clear_cause, is_legal_play, Action, ClearCause, Decision};
 use super::view::{SeatInfo, View};
-use crate::rng::{rng_from, SimRng};
-use crate::runner::MAX_SEATS;
+use crate::rng::{rng_from, ChanceKey, MatchSeeds, SimRng};
+use crate::runner::{Ending, MAX_SEATS};
 use rand::RngExt;
+
+/// Zone id of the draw pile under [`State::hidden`] (seat `s`'s face-down cards are zone
+/// `s`). Cards never go back into either, so one id per zone and round is enough.
+pub const DRAW_ZONE: u64 = MAX_SEATS as u64;
 
 /// One player's three zones (LOPTI-STATE-1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,7 +35,8 @@ pub struct Player {
     /// Face-up cards (public), 3 or none (LOPTI-INV-7).
     pub face_up: Ranks,
     /// Face-down cards (hidden from everyone; their order is a uniform random permutation,
-    /// so a reveal draws uniformly from this multiset, LOPTI-AMB-17).
+    /// so a reveal draws uniformly from this multiset, LOPTI-AMB-17, keyed by the seat's
+    /// hidden zone).
     pub face_down: Ranks,
     /// Public lower bound on the hand (see [`SeatInfo::known`]).
     pub known: Ranks,
@@ -88,8 +100,12 @@ pub struct State {
     pub n: u8,
     /// Each seat's zones.
     pub players: [Player; MAX_SEATS],
-    /// The face-down draw pile (a multiset: its order is unseen).
+    /// The face-down draw pile (a multiset: its order is unseen; a draw takes the card
+    /// the hidden zone [`DRAW_ZONE`] picks).
     pub draw: Ranks,
+    /// Key of the round's hidden zones (the deal's [`MatchSeeds::hidden`] in a match; a
+    /// random key in a bot's determinization, which never sees the real one).
+    pub hidden: ChanceKey,
     /// The play pile.
     pub pile: Pile,
     /// Cleared cards and discarded 3s.
@@ -118,29 +134,38 @@ pub struct State {
     pub finished: u8,
     /// The first player out (LOPTI-WIN-1).
     pub winner: Option<u8>,
-    /// The turn cap stopped the game (or a repeated position, see `cycled`).
+    /// The turn cap (`sim.max_actions`) stopped the game.
     pub capped: bool,
-    /// The game was stopped as capped because deterministic bots repeated a position,
-    /// which they would do forever.
+    /// The game was stopped because deterministic bots repeated a position, which they
+    /// would do forever (counted apart from `capped`, which is then false).
     pub cycled: bool,
     /// Metric counts.
     pub counters: Counters,
 }
 
 impl State {
-    /// Deals a round for `n` players from `deal_seed` (LOPTI-SETUP-1..3): three face-down,
-    /// three face-up and three hand cards each, the rest to the draw pile. `starter` makes
-    /// the first play (the dealer in a session's first round, then the previous winner,
-    /// LOPTI-SETUP-5). Sends one [`Event::Deal`] per seat.
-    pub fn deal<O: Observer>(n: u8, starter: u8, rules: Rules, deal_seed: u64, obs: &mut O) -> State {
+    /// Deals the round of a match with seeds `seeds`: the deck from
+    /// [`MatchSeeds::deal_rng`], hidden cards from [`MatchSeeds::hidden`] (see
+    /// [`State::deal_with`]). Every seating of the deal gets the same cards.
+    pub fn deal<O: Observer>(n: u8, starter: u8, rules: Rules, seeds: &MatchSeeds, obs: &mut O) -> State {
+        State::deal_with(n, starter, rules, &mut seeds.deal_rng(), seeds.hidden(), obs)
+    }
+
+    /// Deals a round for `n` players (LOPTI-SETUP-1..3): the deck shuffled by `deck_rng`,
+    /// three face-down, three face-up and three hand cards each, the rest to the draw
+    /// pile; hidden cards are revealed later from the zones of `hidden` (a session's later
+    /// rounds would pass a fresh generator and key, e.g. `seeds.chance_rng(round)` and
+    /// `seeds.hidden().zone(1000 + round)`).
+    /// `starter` makes the first play (the dealer in a session's first round, then the
+    /// previous winner, LOPTI-SETUP-5). Sends one [`Event::Deal`] per seat.
+    pub fn deal_with<O: Observer>(n: u8, starter: u8, rules: Rules, deck_rng: &mut SimRng, hidden: ChanceKey, obs: &mut O) -> State {
         assert!((2..=MAX_SEATS as u8).contains(&n) && starter < n, "Lopti needs 2 to 5 players (LOPTI-DECK-1)");
         let mut deck = [0 as Rank; 52];
         for (i, c) in deck.iter_mut().enumerate() {
             *c = (i / 4) as Rank;
         }
-        let mut rng = rng_from(deal_seed);
         for i in (1..52).rev() {
-            deck.swap(i, rng.random_range(0..=i));
+            deck.swap(i, deck_rng.random_range(0..=i));
         }
         let mut players = [Player::default(); MAX_SEATS];
         let mut next = deck.iter().copied();
@@ -163,6 +188,7 @@ impl State {
             n,
             players,
             draw,
+            hidden,
             pile: Pile::default(),
             out: Ranks::EMPTY,
             run3: 0,
@@ -186,6 +212,26 @@ impl State {
             obs.event(&state, Event::Deal { seat, hand: p.hand, face_up: p.face_up, face_down: p.face_down });
         }
         state
+    }
+
+    /// How the round ended, for the runner: finished, capped or cycled.
+    pub fn ending(&self) -> Ending {
+        if self.cycled {
+            Ending::Cycled
+        } else {
+            Ending::capped_if(self.capped)
+        }
+    }
+
+    /// The match winner: the first player out (LOPTI-WIN-1) of a round that ended by the
+    /// rules; `None` for a capped or cycled round, even if someone went out before it was
+    /// stopped (with `play_for_rankings`; the finishing order still shows it).
+    pub fn match_winner(&self) -> Option<u8> {
+        if self.capped || self.cycled {
+            None
+        } else {
+            self.winner
+        }
     }
 
     /// True if `seat` is out.
@@ -266,7 +312,8 @@ impl State {
 
     /// A state consistent with what `view` shows, with the hidden cards (other hands beyond
     /// what is known, all face-down cards, the draw pile) dealt at random from the cards
-    /// the viewer has not seen: a determinization for search.
+    /// the viewer has not seen: a determinization for search. Its hidden zones get a key
+    /// from `rng`, so later draws in the simulation are the searcher's own dice.
     pub fn determinize(view: &View, rng: &mut SimRng) -> State {
         let mut unseen = Ranks::DECK;
         unseen.remove_all(view.hand);
@@ -304,6 +351,7 @@ impl State {
             n: view.players,
             players,
             draw,
+            hidden: ChanceKey(rng.random()),
             pile: view.pile,
             out: view.out_of_round,
             run3: view.run3,
@@ -348,14 +396,15 @@ impl State {
         self.begin_turn(self.starter, obs);
     }
 
-    /// Applies the decision of the player on turn. The action must be legal.
-    pub fn apply<O: Observer>(&mut self, action: Action, rng: &mut SimRng, obs: &mut O) {
+    /// Applies the decision of the player on turn. The action must be legal. Cards drawn
+    /// or revealed come from the hidden zones.
+    pub fn apply<O: Observer>(&mut self, action: Action, obs: &mut O) {
         debug_assert_eq!(self.phase, Phase::Play);
         let p = self.current;
         match action {
             Action::Pass => {
                 obs.event(self, Event::Pass { seat: p });
-                self.end_turn(rng, obs);
+                self.end_turn(obs);
             }
             Action::Pickup => {
                 let hand = self.players[p as usize].hand;
@@ -364,11 +413,11 @@ impl State {
                 self.next_turn(obs);
             }
             Action::Blind => {
-                let c = self.players[p as usize].face_down.take_random(rng);
+                let c = self.players[p as usize].face_down.take_keyed(self.hidden.zone(p as u64));
                 let legal = is_legal_play(&self.pile, self.obligation == Some(p), c, 1, &self.rules);
                 obs.event(self, Event::Reveal { seat: p, rank: c, legal });
                 if legal {
-                    self.play(p, c, 1, true, rng, obs);
+                    self.play(p, c, 1, true, obs);
                 } else {
                     self.pile.push(c, 1);
                     self.pickup(p, PickupReason::IllegalReveal, obs);
@@ -380,7 +429,7 @@ impl State {
                 me.hand.remove(rank, count);
                 let known = me.known.count(rank).min(count);
                 me.known.remove(rank, known);
-                self.play(p, rank, count, false, rng, obs);
+                self.play(p, rank, count, false, obs);
             }
         }
         obs.resolved(self);
@@ -392,7 +441,7 @@ impl State {
     }
 
     /// A legal play and what follows it in the turn (§17 `turn`).
-    fn play<O: Observer>(&mut self, p: u8, r: Rank, n: u8, blind: bool, rng: &mut SimRng, obs: &mut O) {
+    fn play<O: Observer>(&mut self, p: u8, r: Rank, n: u8, blind: bool, obs: &mut O) {
         obs.event(self, Event::Play { seat: p, rank: r, count: n, blind, bonus: self.turn.bonus });
         let cleared = self.resolve(p, r, n, obs);
         if self.players[p as usize].cards() == 0 {
@@ -404,7 +453,7 @@ impl State {
         if self.turn.first {
             self.turn.first = false;
             match self.rules.draw_timing {
-                DrawTiming::BeforeBonus => self.draw(p, rng, obs),
+                DrawTiming::BeforeBonus => self.draw(p, obs),
                 DrawTiming::EndOfTurn => self.turn.draw_owed = true,
             }
         }
@@ -416,7 +465,7 @@ impl State {
             obs.event(self, Event::Bonus { seat: p });
             self.takeover(p, obs);
         } else {
-            self.end_turn(rng, obs);
+            self.end_turn(obs);
         }
     }
 
@@ -478,9 +527,9 @@ impl State {
     }
 
     /// LOPTI-DRAW-1: one card if the draw pile has one and the hand has fewer than 3.
-    fn draw<O: Observer>(&mut self, p: u8, rng: &mut SimRng, obs: &mut O) {
+    fn draw<O: Observer>(&mut self, p: u8, obs: &mut O) {
         if !self.draw.is_empty() && self.players[p as usize].hand.len() < 3 {
-            let rank = self.draw.take_random(rng);
+            let rank = self.draw.take_keyed(self.hidden.zone(DRAW_ZONE));
             self.players[p as usize].hand.add(rank, 1);
             obs.event(self, Event::Draw { seat: p, rank });
         }
@@ -507,11 +556,11 @@ impl State {
     }
 
     /// The turn ends after a play: the owed draw (`end_of_turn`), then the next turn.
-    fn end_turn<O: Observer>(&mut self, rng: &mut SimRng, obs: &mut O) {
+    fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         if self.turn.draw_owed {
             self.turn.draw_owed = false;
             let p = self.current;
-            self.draw(p, rng, obs);
+            self.draw(p, obs);
             self.takeover(p, obs);
         }
         self.next_turn(obs);
@@ -541,65 +590,181 @@ impl State {
         self.takeover(p, obs);
     }
 
-    /// Stops a game that deterministic bots would repeat forever, as capped.
-    fn stop_cycle<O: Observer>(&mut self, obs: &mut O) {
-        self.capped = true;
+    /// Stops a game that deterministic bots would repeat forever: the position at the
+    /// start of this turn is the one at the start of turn `repeat_of`.
+    fn stop_cycle<O: Observer>(&mut self, repeat_of: u32, obs: &mut O) {
         self.cycled = true;
-        self.finish_round(obs);
+        self.end_round(Some(repeat_of), obs);
     }
 
     fn finish_round<O: Observer>(&mut self, obs: &mut O) {
-        if self.rules.play_for_rankings && !self.capped {
+        self.end_round(None, obs);
+    }
+
+    fn end_round<O: Observer>(&mut self, repeat_of: Option<u32>, obs: &mut O) {
+        if self.rules.play_for_rankings && !self.capped && !self.cycled {
             if let Some(last) = (0..self.n).find(|&s| !self.is_out(s)) {
                 self.finish[self.finished as usize] = last;
                 self.finished += 1;
             }
         }
         self.phase = Phase::Over;
-        obs.event(self, Event::End { winner: self.winner, capped: self.capped, cycled: self.cycled, turns: self.counters.turns });
+        let (winner, capped, cycled, turns) = (self.match_winner(), self.capped, self.cycled, self.counters.turns);
+        obs.event(self, Event::End { winner, capped, cycled, turns, repeat_of });
     }
 }
 
-/// Detects a repeated position at turn starts with Brent's algorithm (constant memory).
-/// A position that repeats under bots that neither use randomness nor see anything
-/// beyond it repeats forever: no draw or reveal can have happened in between, since the
-/// draw pile and the face-down cards only shrink.
-#[derive(Default)]
-struct CycleCheck {
-    saved: Option<State>,
-    power: u32,
-    steps: u32,
+/// Where the bots' own random choices come from.
+pub enum Dice<'a> {
+    /// One generator per seat: in a match, each seat's player stream
+    /// ([`MatchSeeds::player_rng`]), so no bot's dice depend on another's.
+    Seats(&'a mut [SimRng]),
+    /// One generator for every seat (a bot's own simulations).
+    Shared(&'a mut SimRng),
 }
 
-impl CycleCheck {
-    fn repeats(&mut self, state: &State) -> bool {
-        let mut now = *state;
-        now.counters = Counters::default();
-        if self.saved == Some(now) {
-            return true;
+impl Dice<'_> {
+    /// The generator of seat `seat`.
+    pub fn seat(&mut self, seat: u8) -> &mut SimRng {
+        match self {
+            Dice::Seats(rngs) => &mut rngs[seat as usize],
+            Dice::Shared(rng) => rng,
         }
-        self.steps += 1;
-        if self.steps >= self.power {
-            self.saved = Some(now);
-            self.power = (self.power * 2).max(1);
-            self.steps = 0;
-        }
-        false
     }
+}
+
+/// Turn-start positions remembered per stretch (see [`Repeats`]); the longest stretch
+/// seen in 80,000 games of deterministic bots was 130 turns.
+const MEMORY: usize = 1024;
+
+/// Quantities that only ever move one way during play: the draw pile, the face-down and
+/// the face-up cards shrink; the cards out of the round, the players out and the players
+/// who have taken the pile grow. Two positions that differ here can never be equal.
+fn one_way(s: &State) -> [u32; 5] {
+    let n = s.n as usize;
+    let zones: u32 = s.players[..n].iter().map(|p| p.face_down.len() * 8 + p.face_up.len()).sum();
+    [s.draw.len(), s.out.len(), zones, s.out_mask as u32, s.picked_mask as u32]
+}
+
+/// A 64-bit fingerprint of what changes within a stretch: hands (and what is known of
+/// them), the pile, the 3-run, the obligation and the player on turn.
+fn fingerprint(s: &State) -> u64 {
+    let mut h = crate::rng::splitmix64(s.current as u64 | (s.run3 as u64) << 8 | (s.obligation.map_or(7, |o| o) as u64) << 16);
+    for p in &s.players[..s.n as usize] {
+        h = crate::rng::splitmix64(h ^ p.hand.0);
+        h = crate::rng::splitmix64(h ^ p.known.0);
+    }
+    crate::rng::splitmix64(h ^ s.pile.fingerprint())
+}
+
+/// Two positions are the same if the states are equal apart from the metric counts.
+fn same_position(a: &State, b: &State) -> bool {
+    let (mut a, mut b) = (*a, *b);
+    a.counters = Counters::default();
+    b.counters = Counters::default();
+    a == b
+}
+
+/// Finds the first turn-start position that repeats an earlier one, in constant memory.
+///
+/// A repeat can only match a position of the current *stretch*: the turns since the
+/// last change of a one-way quantity ([`one_way`]: a draw, a reveal, a clear, a
+/// takeover, a player's first pick-up or going out). Each turn start's fingerprint is
+/// compared with those of the stretch; a match is confirmed exactly by replaying the
+/// stretch from its first position (the bots are deterministic and chance is keyed by the
+/// state, so the replay is the game). So the game stops at the very first repeat. A
+/// stretch longer than `CAP` turns (never seen) falls back to Brent's algorithm, which
+/// stops it within two cycle lengths of its first repeat.
+pub(super) struct Repeats<const CAP: usize> {
+    /// The stretch's first position, with its counters.
+    anchor: State,
+    /// Fingerprints of the stretch's turn starts, from the anchor on.
+    prints: [u64; CAP],
+    len: usize,
+    /// Brent's algorithm past `CAP`: the saved position, the power and the steps.
+    brent: Option<(State, u32, u32)>,
+}
+
+impl<const CAP: usize> Repeats<CAP> {
+    pub(super) fn new(state: &State) -> Self {
+        Repeats { anchor: *state, prints: [0; CAP], len: 0, brent: None }
+    }
+
+    /// At a turn start: the earlier turn whose position this one repeats, if any.
+    pub(super) fn repeat_of(&mut self, s: &State, bots: &[&dyn super::strategies::Strategy]) -> Option<u32> {
+        if self.len == 0 || one_way(s) != one_way(&self.anchor) {
+            self.anchor = *s;
+            self.len = 0;
+            self.brent = None;
+        }
+        if let Some((saved, power, steps)) = &mut self.brent {
+            if same_position(saved, s) {
+                return Some(saved.counters.turns);
+            }
+            *steps += 1;
+            if *steps >= *power {
+                *saved = *s;
+                *power *= 2;
+                *steps = 0;
+            }
+            return None;
+        }
+        let print = fingerprint(s);
+        for i in 0..self.len {
+            if self.prints[i] == print {
+                let turn = self.anchor.counters.turns + i as u32;
+                if same_position(&replay(&self.anchor, turn, bots), s) {
+                    return Some(turn);
+                }
+            }
+        }
+        if self.len < CAP {
+            self.prints[self.len] = print;
+            self.len += 1;
+        } else {
+            self.brent = Some((*s, 1, 0));
+        }
+        None
+    }
+}
+
+/// The position at the start of turn `turn`, replayed from `from` (deterministic bots).
+fn replay(from: &State, turn: u32, bots: &[&dyn super::strategies::Strategy]) -> State {
+    let mut s = *from;
+    let mut unused = rng_from(0);
+    while s.counters.turns < turn && s.phase == Phase::Play {
+        step(&mut s, bots, &mut unused, &mut super::events::NoObserver);
+    }
+    s
+}
+
+/// One decision of the player on turn, made without asking when only one action is legal.
+fn step<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], rng: &mut SimRng, obs: &mut O) {
+    let view = state.view(state.current);
+    let legal = view.legal_actions();
+    let action = if legal.len() == 1 { legal[0] } else { bots[state.current as usize].act(&view, &legal, rng) };
+    debug_assert!(legal.contains(&action), "bot chose an illegal action {action}");
+    state.apply(action, obs);
 }
 
 /// Plays a dealt round to its end: the setup swaps in the order `lopti.swap_order` says,
 /// then turns until someone goes out (or the cap). `bots[s]` decides for seat `s` from
-/// its [`View`] only. Decisions with a single legal action are made without asking.
-/// When every bot is [`deterministic`](super::strategies::Strategy::deterministic), a
-/// position repeated at the start of a turn stops the game as capped (`cycled`): it would
-/// repeat forever.
-pub fn play_round<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], rng: &mut SimRng, obs: &mut O) {
+/// its [`View`] only, with `dice.seat(s)` as its own dice. Decisions with a single legal
+/// action are made without asking. When every bot is
+/// [`deterministic`](super::strategies::Strategy::deterministic), the game stops as
+/// `cycled` at the start of the first turn whose position repeats an earlier turn start:
+/// it would repeat forever.
+pub fn play_round<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], dice: Dice<'_>, obs: &mut O) {
+    play_round_remembering::<O, MEMORY>(state, bots, dice, obs)
+}
+
+/// [`play_round`] with room for `CAP` positions per stretch (tests use a small one).
+pub(super) fn play_round_remembering<O: Observer, const CAP: usize>(state: &mut State, bots: &[&dyn super::strategies::Strategy], mut dice: Dice<'_>, obs: &mut O) {
     if state.phase == Phase::Setup {
         let mut pending = [None; MAX_SEATS];
         let order: arrayvec::ArrayVec<u8, MAX_SEATS> = state.seats_from_starter().filter(|&s| state.swapped & (1 << s) == 0).collect();
         for &s in &order {
-            let swap = bots[s as usize].swap(&state.view(s), rng);
+            let swap = bots[s as usize].swap(&state.view(s), dice.seat(s));
             match state.rules.swap_order {
                 SwapOrder::Simultaneous => pending[s as usize] = swap,
                 SwapOrder::ClockwiseFromStarter => state.apply_swap(s, swap, obs),
@@ -612,17 +777,20 @@ pub fn play_round<O: Observer>(state: &mut State, bots: &[&dyn super::strategies
         }
         state.start_play(obs);
     }
-    let deterministic = bots.iter().all(|b| b.deterministic());
-    let mut cycle = CycleCheck::default();
-    while state.phase == Phase::Play {
-        if deterministic && state.turn.first && !state.turn.bonus && cycle.repeats(state) {
-            state.stop_cycle(obs);
-            break;
+    if bots.iter().all(|b| b.deterministic()) {
+        let mut repeats = Repeats::<CAP>::new(state);
+        while state.phase == Phase::Play {
+            if state.turn.first && !state.turn.bonus {
+                if let Some(turn) = repeats.repeat_of(state, bots) {
+                    state.stop_cycle(turn, obs);
+                    break;
+                }
+            }
+            step(state, bots, dice.seat(state.current), obs);
         }
-        let view = state.view(state.current);
-        let legal = view.legal_actions();
-        let action = if legal.len() == 1 { legal[0] } else { bots[state.current as usize].act(&view, &legal, rng) };
-        debug_assert!(legal.contains(&action), "bot chose an illegal action {action}");
-        state.apply(action, rng, obs);
+    } else {
+        while state.phase == Phase::Play {
+            step(state, bots, dice.seat(state.current), obs);
+        }
     }
 }

@@ -5,6 +5,7 @@ use super::events::{Event, Observer};
 use super::pile::Pile;
 use super::ranks::{rank_name, Ranks};
 use super::state::State;
+use crate::runner::Ending;
 use crate::trace::{TraceEvent, TraceSink};
 use serde_json::{json, Map, Value};
 
@@ -31,6 +32,15 @@ fn pile_json(pile: &Pile) -> Value {
 
 fn cards_text(rank: u8, count: u8) -> String {
     format!("[{}]", vec![rank_name(rank); count as usize].join(" "))
+}
+
+/// The `ending` field of the `end` event.
+fn ending_name(e: Ending) -> &'static str {
+    match e {
+        Ending::Finished => "finished",
+        Ending::Capped => "capped",
+        Ending::Cycled => "cycled",
+    }
 }
 
 /// The trace form of an event: (seat, kind, detail, text).
@@ -107,16 +117,20 @@ fn describe(state: &State, ev: Event) -> (Option<usize>, &'static str, Value, St
             format!("takes the pile {cards} ({})", reason.name()),
         ),
         Event::Out { seat, place } => (Some(seat as usize), "out", json!({"place": place}), format!("is out in place {place}")),
-        Event::End { winner, capped, cycled, turns } => (
+        Event::End { winner, capped, cycled, turns, repeat_of } => (
             None,
             "end",
             json!({"winner": winner, "capped": capped, "cycled": cycled, "turns": turns, "pickups": state.counters.pickups,
-                   "clears": state.counters.clears, "finish": state.finish[..state.finished as usize]}),
-            match (capped, winner) {
-                (true, _) if cycled => format!("capped after {turns} turns: the bots repeat a position forever"),
-                (true, _) => format!("capped after {turns} turns"),
-                (false, Some(w)) => format!("P{w} wins after {turns} turns"),
-                (false, None) => format!("no winner after {turns} turns"),
+                   "clears": state.counters.clears, "finish": state.finish[..state.finished as usize],
+                   "ending": ending_name(state.ending()), "repeat_of": repeat_of}),
+            match (capped, cycled, winner) {
+                (_, true, _) => format!(
+                    "cycled at turn {turns}: its position repeats the start of turn {}, so the bots would repeat it forever",
+                    repeat_of.unwrap_or(0)
+                ),
+                (true, _, _) => format!("capped after {turns} turns"),
+                (_, _, Some(w)) => format!("P{w} wins after {turns} turns"),
+                (_, _, None) => format!("no winner after {turns} turns"),
             },
         ),
     }

@@ -3,11 +3,11 @@
 use super::{lowest_choice, strong_face_up_swap, Params, Registered, Strategy};
 use crate::games::lopti::events::NoObserver;
 use crate::games::lopti::rules::{Action, MAX_ACTIONS};
-use crate::games::lopti::state::{play_round, State, Swap};
+use crate::games::lopti::state::{play_round, Dice, State, Swap};
 use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
-use crate::runner::MAX_SEATS;
+use crate::runner::{Ending, MAX_SEATS};
 use arrayvec::ArrayVec;
 use rand::RngExt;
 
@@ -63,9 +63,10 @@ impl Mcts {
         Mcts { iterations }
     }
 
-    /// The index of the best of `k` candidates; `apply(state, j, rng)` makes candidate `j`
-    /// in a determinized state.
-    fn search(&self, view: &View, k: usize, apply: impl Fn(&mut State, usize, &mut SimRng), rng: &mut SimRng) -> usize {
+    /// The index of the best of `k` candidates; `apply(state, j)` makes candidate `j` in a
+    /// determinized state. Every random number (the determinizations, their hidden draws,
+    /// the playouts' noise) comes from `rng`, the bot's own dice.
+    fn search(&self, view: &View, k: usize, apply: impl Fn(&mut State, usize), rng: &mut SimRng) -> usize {
         let mut visits = [0u32; MAX_ACTIONS];
         let mut wins = [0f64; MAX_ACTIONS];
         let playouts = [&Playout as &dyn Strategy; MAX_SEATS];
@@ -84,12 +85,12 @@ impl Mcts {
             let mut sim = State::determinize(view, rng);
             sim.rules.play_for_rankings = false;
             sim.rules.max_turns = ROLLOUT_TURNS;
-            apply(&mut sim, pick, rng);
-            play_round(&mut sim, &playouts, rng, &mut NoObserver);
+            apply(&mut sim, pick);
+            play_round(&mut sim, &playouts, Dice::Shared(rng), &mut NoObserver);
             visits[pick] += 1;
-            wins[pick] += match (sim.capped, sim.winner) {
-                (true, _) => 0.5,
-                (false, w) => (w == Some(view.seat)) as u8 as f64,
+            wins[pick] += match sim.ending() {
+                Ending::Finished => (sim.winner == Some(view.seat)) as u8 as f64,
+                Ending::Capped | Ending::Cycled => 0.5,
             };
         }
         // The most simulated candidate; ties go to the earliest (plays before the pick-up,
@@ -107,11 +108,11 @@ impl Strategy for Mcts {
                 options.push(Some(Swap { hand, face_up }));
             }
         }
-        let best = self.search(view, options.len(), |s, j, _| s.apply_swap(view.seat, options[j], &mut NoObserver), rng);
+        let best = self.search(view, options.len(), |s, j| s.apply_swap(view.seat, options[j], &mut NoObserver), rng);
         options[best]
     }
 
     fn act(&self, view: &View, legal: &[Action], rng: &mut SimRng) -> Action {
-        legal[self.search(view, legal.len(), |s, j, rng| s.apply(legal[j], rng, &mut NoObserver), rng)]
+        legal[self.search(view, legal.len(), |s, j| s.apply(legal[j], &mut NoObserver), rng)]
     }
 }

@@ -6,15 +6,15 @@ use crate::games::lopti::events::{Event, NoObserver, PickupReason};
 use crate::games::lopti::invariants::InvariantChecker;
 use crate::games::lopti::ranks::{Ranks, THREE};
 use crate::games::lopti::rules::ClearCause;
-use crate::games::lopti::state::{play_round, Phase, State, Swap};
+use crate::games::lopti::state::{play_round, Dice, Phase, State, Swap};
 use crate::games::lopti::strategies::{Lowest, Random, Strategy};
-use crate::rng::rng_from;
+use crate::rng::{rng_from, MatchSeeds};
 
 #[test]
 fn deal_is_three_three_three_and_the_rest_is_the_draw_pile_lopti_setup_1_2_3() {
     for (n, rest) in [(2u8, 34u32), (3, 25), (4, 16), (5, 7)] {
         let mut rec = Recorder { log: Vec::new(), inv: InvariantChecker::default() };
-        let s = State::deal(n, 0, Rules::default(), 42, &mut rec);
+        let s = State::deal(n, 0, Rules::default(), &MatchSeeds::of_deal(42), &mut rec);
         assert_eq!(rec.inv.error, None, "LOPTI-INV-2");
         for p in &s.players[..n as usize] {
             assert_eq!(p.face_down.len(), 3, "LOPTI-SETUP-1: three face-down each");
@@ -23,7 +23,7 @@ fn deal_is_three_three_three_and_the_rest_is_the_draw_pile_lopti_setup_1_2_3() {
         }
         assert_eq!(s.draw.len(), rest, "LOPTI-SETUP-3: 52 - 9N cards to draw");
         assert_eq!(rec.log.len(), n as usize, "one deal event per seat");
-        let again = State::deal(n, 0, Rules::default(), 42, &mut NoObserver);
+        let again = State::deal(n, 0, Rules::default(), &MatchSeeds::of_deal(42), &mut NoObserver);
         assert_eq!(again.players, s.players, "the deal depends only on the deal seed");
     }
 }
@@ -84,7 +84,7 @@ fn one_swap_per_player_at_setup_lopti_setup_4_and_ex_32() {
         st.apply_swap(0, Some(Swap { hand: 7, face_up: 2 }), &mut NoObserver)
     });
     assert!(second.is_err(), "LOPTI-EX-32 / LOPTI-SETUP-4: no second swap");
-    let mut s = State::deal(2, 0, Rules::default(), 3, &mut NoObserver);
+    let mut s = State::deal(2, 0, Rules::default(), &MatchSeeds::of_deal(3), &mut NoObserver);
     s.start_play(&mut NoObserver);
     let late = std::panic::catch_unwind(move || s.apply_swap(1, None, &mut NoObserver));
     assert!(late.is_err(), "LOPTI-SETUP-4: swaps happen only during setup");
@@ -94,10 +94,10 @@ fn one_swap_per_player_at_setup_lopti_setup_4_and_ex_32() {
 fn swap_order_flag_lopti_setup_4() {
     for (order, sees_swap) in [(crate::games::lopti::config::SwapOrder::Simultaneous, false), (crate::games::lopti::config::SwapOrder::ClockwiseFromStarter, true)] {
         let rules = Rules { swap_order: order, max_turns: 1, ..Rules::default() };
-        let mut s = State::deal(2, 0, rules, 11, &mut NoObserver);
+        let mut s = State::deal(2, 0, rules, &MatchSeeds::of_deal(11), &mut NoObserver);
         let dealt = s.players[0].face_up;
         let bot = Recording(Default::default());
-        play_round(&mut s, &[&bot, &bot], &mut rng_from(1), &mut NoObserver);
+        play_round(&mut s, &[&bot, &bot], Dice::Shared(&mut rng_from(1)), &mut NoObserver);
         let seen = bot.0.lock().unwrap().clone();
         assert_eq!(seen[0].0, 0, "LOPTI-SETUP-4: the starter decides first");
         assert_eq!(seen[1].1 != dealt, sees_swap, "LOPTI-SETUP-4: swap_order={order:?}: B sees A's swap only when clockwise");
@@ -109,8 +109,8 @@ fn swap_order_flag_lopti_setup_4() {
 fn the_starter_plays_first_lopti_setup_5_and_win_5() {
     for starter in 0..3 {
         let mut rec = Recorder { log: Vec::new(), inv: InvariantChecker::default() };
-        let mut s = State::deal(3, starter, Rules::default(), 5, &mut rec);
-        play_round(&mut s, &[&Lowest, &Lowest, &Lowest], &mut rng_from(2), &mut rec);
+        let mut s = State::deal(3, starter, Rules::default(), &MatchSeeds::of_deal(5), &mut rec);
+        play_round(&mut s, &[&Lowest, &Lowest, &Lowest], Dice::Shared(&mut rng_from(2)), &mut rec);
         let first = rec.log.iter().find_map(|e| if let Event::TurnStart { seat, .. } = e { Some(*seat) } else { None });
         assert_eq!(first, Some(starter), "LOPTI-SETUP-5 / LOPTI-WIN-5: the dealer (first round) or the previous winner starts");
     }
@@ -119,8 +119,8 @@ fn the_starter_plays_first_lopti_setup_5_and_win_5() {
 #[test]
 fn turns_pass_clockwise_lopti_turn_1() {
     let mut rec = Recorder { log: Vec::new(), inv: InvariantChecker::default() };
-    let mut s = State::deal(4, 0, Rules::default(), 9, &mut rec);
-    play_round(&mut s, &[&Random as &dyn Strategy; 4], &mut rng_from(3), &mut rec);
+    let mut s = State::deal(4, 0, Rules::default(), &MatchSeeds::of_deal(9), &mut rec);
+    play_round(&mut s, &[&Random as &dyn Strategy; 4], Dice::Shared(&mut rng_from(3)), &mut rec);
     let seats: Vec<u8> = rec.log.iter().filter_map(|e| if let Event::TurnStart { seat, .. } = e { Some(*seat) } else { None }).collect();
     assert!(seats.len() > 10);
     assert!(seats.windows(2).all(|w| w[1] == (w[0] + 1) % 4), "LOPTI-TURN-1: clockwise (nobody is out before the end)");
@@ -399,7 +399,7 @@ fn determinization_is_consistent_with_the_view() {
     let mut rng = rng_from(11);
     for g in 0..200u64 {
         let rules = Rules { play_for_rankings: g % 2 == 0, ..Rules::default() };
-        let mut s = State::deal(2 + (g % 4) as u8, 0, rules, g, &mut NoObserver);
+        let mut s = State::deal(2 + (g % 4) as u8, 0, rules, &MatchSeeds::of_deal(g), &mut NoObserver);
         let setup = s.view(1);
         let det = State::determinize(&setup, &mut rng);
         assert_eq!(det.view(1), setup, "setup view");
@@ -410,7 +410,7 @@ fn determinization_is_consistent_with_the_view() {
             assert_eq!(det.view(s.current), view, "the determinized state shows the same view");
             check_state(&det).expect("the determinized state is a legal state");
             let legal = view.legal_actions();
-            s.apply(legal[rng.random_range(0..legal.len())], &mut rng, &mut NoObserver);
+            s.apply(legal[rng.random_range(0..legal.len())], &mut NoObserver);
         }
     }
 }

@@ -5,6 +5,7 @@ mod engine;
 mod examples;
 mod flags;
 mod random_games;
+mod seating;
 
 use super::config::Rules;
 use super::events::{Event, Observer};
@@ -13,7 +14,7 @@ use super::pile::Pile;
 use super::ranks::{ranks_from, Ranks};
 use super::rules::Action;
 use super::state::{Phase, State, TurnState};
-use crate::rng::{rng_from, SimRng};
+use crate::rng::MatchSeeds;
 
 /// Records events and checks invariants.
 pub(super) struct Recorder {
@@ -34,7 +35,6 @@ impl Observer for Recorder {
 /// A hand-built position being played.
 pub(super) struct Table {
     pub st: State,
-    pub rng: SimRng,
     pub rec: Recorder,
 }
 
@@ -60,7 +60,7 @@ pub(super) struct Build {
 
 /// A table of `n` players, A = seat 0 on turn, default rules.
 pub(super) fn table(n: u8) -> Build {
-    let mut st = State::deal(n, 0, Rules::default(), 1, &mut super::events::NoObserver);
+    let mut st = State::deal(n, 0, Rules::default(), &MatchSeeds::of_deal(1), &mut super::events::NoObserver);
     st.players = Default::default();
     st.draw = Ranks::EMPTY;
     Build { st }
@@ -129,7 +129,7 @@ impl Build {
         st.counters.turns = 1;
         super::invariants::check_state(&st).expect("the hand-built position is consistent");
         let inv = InvariantChecker::starting_from(&st);
-        Table { st, rng: rng_from(7), rec: Recorder { log: Vec::new(), inv } }
+        Table { st, rec: Recorder { log: Vec::new(), inv } }
     }
 }
 
@@ -143,13 +143,13 @@ impl Table {
         let a = Action::parse(line).unwrap_or_else(|| panic!("bad action line {line}"));
         let legal = self.legal();
         assert!(legal.contains(&line.to_string()), "{line} is not legal for P{}: {legal:?}", self.st.current);
-        self.st.apply(a, &mut self.rng, &mut self.rec);
+        self.st.apply(a, &mut self.rec);
         assert_eq!(self.rec.inv.error, None, "an invariant broke after {line}");
         self
     }
     /// A copy of the game, to explore another branch.
     pub fn clone_of(t: &Table) -> Table {
-        Table { st: t.st, rng: t.rng.clone(), rec: Recorder { log: Vec::new(), inv: InvariantChecker::starting_from(&t.st) } }
+        Table { st: t.st, rec: Recorder { log: Vec::new(), inv: InvariantChecker::starting_from(&t.st) } }
     }
     /// The events so far, emptied.
     pub fn events(&mut self) -> Vec<Event> {

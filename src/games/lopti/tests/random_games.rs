@@ -4,10 +4,12 @@
 use super::Recorder;
 use crate::games::lopti::config::{DrawTiming, Rules, SevenOnSeven, SwapOrder};
 use crate::games::lopti::invariants::{check_state, InvariantChecker};
-use crate::games::lopti::state::{play_round, State};
+use crate::games::lopti::events::{Event, Observer};
+use crate::games::lopti::state::{play_round, play_round_remembering, Dice, State};
+use crate::runner::Ending;
 use crate::games::lopti::strategies::{Burner, Lowest, Random, Strategy};
 use crate::games::lopti::ranks::TEN;
-use crate::rng::rng_from;
+use crate::rng::{rng_from, MatchSeeds};
 use rand::RngExt;
 
 fn random_rules(rng: &mut crate::rng::SimRng) -> Rules {
@@ -31,8 +33,8 @@ fn invariants_hold_after_every_action_in_10000_random_games_per_player_count() {
         for g in 0..10_000u64 {
             let rules = random_rules(&mut flags);
             let mut rec = Recorder { log: Vec::new(), inv: InvariantChecker::default() };
-            let mut s = State::deal(n, (g % n as u64) as u8, rules, g, &mut rec);
-            play_round(&mut s, &[&Random as &dyn Strategy; 5][..n as usize], &mut rng_from(g ^ 0xABCD), &mut rec);
+            let mut s = State::deal(n, (g % n as u64) as u8, rules, &MatchSeeds::of_deal(g), &mut rec);
+            play_round(&mut s, &[&Random as &dyn Strategy; 5][..n as usize], Dice::Shared(&mut rng_from(g ^ 0xABCD)), &mut rec);
             assert_eq!(
                 rec.inv.error, None,
                 "LOPTI-INV-1..9 (LOPTI-INV-1 LOPTI-INV-2 LOPTI-INV-3 LOPTI-INV-4 LOPTI-INV-5 LOPTI-INV-6 LOPTI-INV-7 \
@@ -53,7 +55,7 @@ fn invariants_hold_after_every_action_in_10000_random_games_per_player_count() {
 
 #[test]
 fn each_invariant_check_can_fail() {
-    let mut s = State::deal(3, 0, Rules::default(), 1, &mut crate::games::lopti::events::NoObserver);
+    let mut s = State::deal(3, 0, Rules::default(), &MatchSeeds::of_deal(1), &mut crate::games::lopti::events::NoObserver);
     s.phase = crate::games::lopti::state::Phase::Play;
     assert!(check_state(&s).is_ok());
     assert!(s.draw.count(TEN) > 0, "this deal leaves a 10 in the draw pile");
@@ -88,7 +90,7 @@ fn each_invariant_check_can_fail() {
 #[test]
 fn changes_across_actions_are_checked_lopti_inv_3_7_8() {
     use crate::games::lopti::events::Observer;
-    let s = State::deal(2, 0, Rules::default(), 1, &mut crate::games::lopti::events::NoObserver);
+    let s = State::deal(2, 0, Rules::default(), &MatchSeeds::of_deal(1), &mut crate::games::lopti::events::NoObserver);
     let mut later = s;
     later.draw.remove(later.draw.nth(0), 1);
     let cases: [(&str, State, State); 3] = [
@@ -108,8 +110,8 @@ fn same_seeds_same_game_and_games_end_with_every_bot() {
     let bots: [&dyn Strategy; 3] = [&Lowest, &Burner, &Random];
     for seed in 0..200u64 {
         let play = || {
-            let mut s = State::deal(3, 0, Rules::default(), seed, &mut crate::games::lopti::events::NoObserver);
-            play_round(&mut s, &bots, &mut rng_from(seed + 1), &mut crate::games::lopti::events::NoObserver);
+            let mut s = State::deal(3, 0, Rules::default(), &MatchSeeds::of_deal(seed), &mut crate::games::lopti::events::NoObserver);
+            play_round(&mut s, &bots, Dice::Shared(&mut rng_from(seed + 1)), &mut crate::games::lopti::events::NoObserver);
             (s.winner, s.capped, s.counters, s.players, s.finish)
         };
         let (a, b) = (play(), play());
@@ -130,25 +132,90 @@ impl Strategy for Undeclared {
     }
 }
 
-#[test]
-fn repeated_positions_of_deterministic_bots_stop_the_game() {
-    let rules = Rules { max_turns: 3000, ..Rules::default() };
-    let play = |bots: &[&dyn Strategy], seed: u64| {
-        let mut s = State::deal(2, 0, rules, seed, &mut crate::games::lopti::events::NoObserver);
-        play_round(&mut s, bots, &mut rng_from(seed), &mut crate::games::lopti::events::NoObserver);
-        s
-    };
-    let mut found = 0;
-    for seed in 0..1500 {
-        let fast = play(&[&Lowest, &Lowest], seed);
-        let slow = play(&[&Undeclared, &Undeclared], seed);
-        if fast.cycled {
-            found += 1;
-            assert!(fast.capped && fast.counters.turns < 3000, "stopped early as capped");
-            assert!(slow.capped && !slow.cycled && slow.counters.turns == 3000, "without the check it runs into the cap");
-        } else {
-            assert_eq!((fast.winner, fast.counters), (slow.winner, slow.counters), "the check changes nothing else");
+/// Records the position at every turn start (counters cleared) and the `end` event.
+#[derive(Default)]
+struct Positions {
+    at_turn_start: Vec<State>,
+    end: Option<Event>,
+}
+
+impl Observer for Positions {
+    fn event(&mut self, s: &State, ev: Event) {
+        match ev {
+            Event::TurnStart { .. } => {
+                let mut p = *s;
+                p.counters = Default::default();
+                self.at_turn_start.push(p);
+            }
+            Event::End { .. } => self.end = Some(ev),
+            _ => {}
         }
     }
+}
+
+/// The first turn whose starting position repeats an earlier one, and that earlier
+/// turn (turns count from 1).
+fn first_repeat(positions: &[State]) -> Option<(u32, u32)> {
+    (0..positions.len()).find_map(|j| (0..j).find(|&i| positions[i] == positions[j]).map(|i| (j as u32 + 1, i as u32 + 1)))
+}
+
+/// Plays deal `seed` with two players, `bots`, at most 3000 turns, remembering `CAP`
+/// positions per stretch.
+fn play_recorded<const CAP: usize>(bots: &[&dyn Strategy], seed: u64) -> (State, Positions) {
+    let rules = Rules { max_turns: 3000, ..Rules::default() };
+    let mut rec = Positions::default();
+    let mut s = State::deal(bots.len() as u8, 0, rules, &MatchSeeds::of_deal(seed), &mut rec);
+    play_round_remembering::<_, CAP>(&mut s, bots, Dice::Shared(&mut rng_from(seed)), &mut rec);
+    (s, rec)
+}
+
+#[test]
+fn a_repeated_position_stops_the_game_at_its_first_repeat_as_cycled() {
+    let mut found = 0;
+    for seed in 0..1500 {
+        let (fast, seen) = play_recorded::<1024>(&[&Lowest, &Lowest], seed);
+        let (slow, all) = play_recorded::<1024>(&[&Undeclared, &Undeclared], seed);
+        match first_repeat(&all.at_turn_start) {
+            Some((turn, earlier)) => {
+                found += 1;
+                assert!(fast.cycled && !fast.capped, "deal {seed}: stopped as cycled, not capped");
+                assert_eq!(fast.counters.turns, turn, "deal {seed}: stopped at the start of the first turn that repeats a position");
+                assert_eq!(seen.at_turn_start[..], all.at_turn_start[..turn as usize], "deal {seed}: the same game up to the stop");
+                let end = Event::End { winner: None, capped: false, cycled: true, turns: turn, repeat_of: Some(earlier) };
+                assert_eq!(seen.end, Some(end), "deal {seed}: the end event names both turns and no winner");
+                assert_eq!((fast.ending(), fast.match_winner()), (Ending::Cycled, None));
+                assert!(slow.capped && !slow.cycled && slow.counters.turns == 3000, "deal {seed}: without the check it runs into the cap");
+                assert_eq!(slow.ending(), Ending::Capped);
+            }
+            None => {
+                assert!(!fast.cycled && !fast.capped, "deal {seed}: no repeat, no stop");
+                assert_eq!((fast.winner, fast.counters), (slow.winner, slow.counters), "deal {seed}: the check changes nothing else");
+            }
+        }
+    }
+    eprintln!("{found} of 1500 deals cycle");
     assert!(found > 0, "some lowest-vs-lowest deals cycle");
+}
+
+#[test]
+fn a_stretch_longer_than_the_memory_still_stops_on_a_repeated_position() {
+    // With room for 2 positions per stretch, the check falls back to Brent's algorithm:
+    // later than the first repeat, but still on a position that repeats.
+    let (mut found, mut later) = (0, 0);
+    for seed in 0..1500 {
+        let (small, seen) = play_recorded::<2>(&[&Lowest, &Lowest], seed);
+        let (exact, _) = play_recorded::<1024>(&[&Lowest, &Lowest], seed);
+        assert_eq!(small.cycled, exact.cycled, "deal {seed}: the same games cycle");
+        if small.cycled {
+            found += 1;
+            let Some(Event::End { turns, repeat_of: Some(earlier), .. }) = seen.end else { panic!("deal {seed}: no end event") };
+            assert!(turns >= exact.counters.turns && earlier < turns, "deal {seed}: not before the first repeat");
+            later += (turns > exact.counters.turns) as u32;
+            assert_eq!(seen.at_turn_start[earlier as usize - 1], seen.at_turn_start[turns as usize - 1], "deal {seed}: a real repeat");
+        } else {
+            assert_eq!((small.winner, small.counters), (exact.winner, exact.counters));
+        }
+    }
+    eprintln!("{found} cycled, {later} stopped later than the first repeat");
+    assert!(found > 0 && later > 0, "the fallback is exercised");
 }
