@@ -46,3 +46,32 @@ fn list_shows_lopti_flags_and_strategies() {
         assert!(out.contains(needle), "missing {needle}");
     }
 }
+
+#[test]
+fn cycled_games_are_counted_apart_and_their_trace_says_so() {
+    let path = std::env::temp_dir().join(format!("cardsim-lopti-cycled-{}.csv", std::process::id()));
+    let p = path.to_str().unwrap();
+    let (ok, _, err) = cardsim(&["match", "lopti", "--bot", "lowest", "--bot", "lowest", "--games", "4000", "--seed", "1", "--quiet", "--csv", p]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| row[header.iter().position(|h| *h == name).unwrap()].parse::<u64>().unwrap();
+    assert!(col("cycled") > 0 && col("capped") == 0, "two lowest bots cycle now and then; never capped: {text}");
+    // The first cycled match of the run: its end event names the repeated turn.
+    let end = (0..2000)
+        .map(|i| {
+            let (ok, out, err) = cardsim(&["trace", "lopti", "--bot", "lowest", "--bot", "lowest", "--seed", "1", "--index", &i.to_string(), "--format", "jsonl"]);
+            assert!(ok, "{err}");
+            serde_json::from_str::<serde_json::Value>(out.lines().last().unwrap()).unwrap()
+        })
+        .find(|end| end["ending"] == "cycled")
+        .expect("a cycled match among the first 2000");
+    assert_eq!((&end["event"], &end["cycled"], &end["capped"], &end["winner"]), (&"end".into(), &true.into(), &false.into(), &serde_json::Value::Null));
+    for field in ["turns", "pickups", "clears", "finish"] {
+        assert!(!end[field].is_null(), "the end event keeps {field}");
+    }
+    assert!(end["repeat_of"].as_u64().unwrap() < end["turns"].as_u64().unwrap(), "{end}");
+}
