@@ -75,6 +75,13 @@ struct RunArgs {
 struct GameArgs {
     /// Game to play (see `cardsim list`).
     game: String,
+    #[command(flatten)]
+    table: TableArgs,
+}
+
+/// Who plays, from which seed, under which rules and seatings.
+#[derive(Args, Debug)]
+struct TableArgs {
     /// A bot as STRATEGY[@PRESET] (e.g. smart@expert) or a bot file (strategies/*.toml);
     /// repeat once per player. Real-time games default to the `casual` preset. Without
     /// --bot the game's default matchup is used.
@@ -168,19 +175,10 @@ struct TraceArgs {
     /// Game to play (see `cardsim list`); not needed with --experiment.
     #[arg(required_unless_present = "experiment")]
     game: Option<String>,
-    /// A bot as STRATEGY[@PRESET] or a bot file; repeat once per player (as for `match`).
-    #[arg(long = "bot", value_name = "SPEC")]
-    bots: Vec<String>,
-    /// Master seed of the run.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Variant flag as KEY=VALUE (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    sets: Vec<String>,
     #[command(flatten)]
-    seats: SeatArgs,
+    table: TableArgs,
     /// Trace a match of this experiment file (its game, seed, bots, flags and seating).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "bots", "sets", "seed"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "bots", "sets", "seed", "seating", "no_swap"])]
     experiment: Option<PathBuf>,
     /// With --experiment: the matchup, counted from 1 as in the file.
     #[arg(long, default_value_t = 1, requires = "experiment")]
@@ -298,9 +296,10 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let p = prepare(&a.game.game, &a.game.bots, &a.game.sets, a.game.seats.design())?;
+    let t = &a.game.table;
+    let p = prepare(&a.game.game, &t.bots, &t.sets, t.seats.design())?;
     let (pool, threads) = thread_pool(a.threads)?;
-    let cfg = p.run_config(a.games, a.game.seed, a.quiet);
+    let cfg = p.run_config(a.games, t.seed, a.quiet);
     let rows = run_matchup(&p, &cfg, &pool, threads)?;
     if let Some(path) = &a.csv {
         write_csv(path, &rows)?;
@@ -348,7 +347,7 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
         }
         None => {
             let game = a.game.as_deref().expect("clap requires a game without --experiment");
-            (prepare(game, &a.bots, &a.sets, a.seats.design())?, a.seed, None)
+            (prepare(game, &a.table.bots, &a.table.sets, a.table.seats.design())?, a.table.seed, None)
         }
     };
     let game = p.entry.build(&p.bots, &p.settings)?;

@@ -131,14 +131,9 @@ pub fn los(ps: &PairedScore) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::tests::close;
     use crate::stats::Z_95;
 
-    fn close(actual: f64, expected: f64, tol: f64) {
-        assert!(
-            (actual - expected).abs() <= tol,
-            "{actual} differs from {expected} by more than {tol}"
-        );
-    }
 
     /// fastchess's `Stats(ll, ld, wl, dd, wd, ww)` as pentanomial counts.
     fn penta(ll: u64, ld: u64, wl: u64, dd: u64, wd: u64, ww: u64) -> PairedScore {

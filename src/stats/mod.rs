@@ -13,3 +13,11 @@ pub use elo::{
 pub use histogram::Histogram;
 pub use interval::{wilson_interval, Z_95};
 pub use sprt::{Sprt, SprtModel, SprtVerdict};
+
+#[cfg(test)]
+pub(crate) mod tests {
+    /// Asserts that `actual` is within `tol` of `expected`.
+    pub(crate) fn close(actual: f64, expected: f64, tol: f64) {
+        assert!((actual - expected).abs() <= tol, "{actual} differs from {expected} by more than {tol}");
+    }
+}

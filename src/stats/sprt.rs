@@ -283,13 +283,8 @@ fn tilt(phat: &[f64; 5], phi: &[f64; 5], theta: f64) -> [f64; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::tests::close;
 
-    fn close(actual: f64, expected: f64, tol: f64) {
-        assert!(
-            (actual - expected).abs() <= tol,
-            "{actual} differs from {expected} by more than {tol}"
-        );
-    }
 
     fn sprt(elo0: f64, elo1: f64, model: SprtModel) -> Sprt {
         Sprt::new(elo0, elo1, 0.05, 0.05, model).unwrap()
