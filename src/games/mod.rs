@@ -56,6 +56,7 @@ pub trait TracedGame: MatchGame {
     fn as_match_game(&self) -> &dyn MatchGame;
 }
 
+pub mod nerts;
 pub mod speed;
 pub mod spit;
 

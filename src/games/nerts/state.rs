@@ -1,0 +1,666 @@
+//! The Nerts state for 2 to 8 players: one layout per deck (a player's, or a team's
+//! under a shared layout), the shared foundations, and what the deal needs to know about
+//! resets and the call. `Copy`, no heap.
+//!
+//! Every card of a layout belongs to the layout's own deck (NERTS-WORK-7: a player only
+//! moves cards within his layout or to the common area), so a layout stores card
+//! *values* (`u8`: `0..52` as [`Card`], 52 and 53 for the two Jokers) and the deck is the
+//! layout's index; [`DeckCard`]s are formed where cards of several decks meet (the
+//! foundations, actions, traces). Piles whose order is seen are real sequences: the Nerts
+//! pile in deal order (its face-down part is dealt from the owner's shuffled deck, the
+//! same in every seating), the work piles base first, and stock and waste as one cyclic
+//! sequence (waste bottom first, then the stock from its top) with the waste length, so
+//! a recycle is `waste_len = 0` and the cyclic order is kept by construction
+//! (NERTS-STOCK-3, NERTS-INV-5).
+//!
+//! Cards in flight stay in their pile, marked as held (a work pile's top `held` cards,
+//! the Nerts or waste top), until the action lands or its card is put back; the piles an
+//! action uses are locked meanwhile (NERTS-PART-3). So a card that loses a foundation
+//! race is simply unmarked (NERTS-RT-5, NERTS-NPILE-3, NERTS-STOCK-4).
+
+use super::config::{JokerIdentity, NertsConfig, PartnershipMode};
+use crate::cards::{Card, DeckCard, JOKERS};
+use crate::realtime::Micros;
+use crate::rng::{MatchSeeds, SimRng};
+use rand::RngExt;
+
+/// Most players at a Nerts table.
+pub const MAX_NERTS_PLAYERS: usize = 8;
+/// Most layouts (= decks): one per player without shared layouts.
+pub const MAX_LAYOUTS: usize = MAX_NERTS_PLAYERS;
+/// Cards dealt to a Nerts pile (NERTS-SETUP-1).
+pub const NERTS_PILE: usize = 13;
+/// Work-pile slots per layout (NERTS-SETUP-2).
+pub const WORK_PILES: usize = 4;
+/// Most cards in one work pile: a strictly descending run K..A (NERTS-INV-6).
+pub const MAX_WORK: usize = 13;
+/// Most cards in stock and waste together: 52 + 2 Jokers - 13 - 4 (NERTS-SETUP-3).
+pub const MAX_STOCK: usize = 52 + 2 - NERTS_PILE - WORK_PILES;
+/// Most foundations ever started in a deal: an Ace of each suit per deck and a Joker
+/// declared as an Ace (NERTS-FOUND-2).
+pub const MAX_FOUNDATIONS: usize = MAX_LAYOUTS * 6;
+/// "No card", "no suit", "no seat".
+pub const NONE: u8 = 0xFF;
+
+/// Work-pile lock bits of [`Layout::locks`]: bit `i` for work pile `i`.
+pub const LOCK_NERTS: u8 = 1 << 4;
+/// Lock bit of stock and waste together (NERTS-PART-3).
+pub const LOCK_STOCK: u8 = 1 << 5;
+
+/// True for a Joker's value.
+#[inline]
+pub const fn is_joker(v: u8) -> bool {
+    v >= 52
+}
+
+/// The suits of a colour: red diamonds and hearts, black clubs and spades.
+#[inline]
+pub const fn suits_of(red: bool) -> [u8; 2] {
+    if red {
+        [1, 2]
+    } else {
+        [0, 3]
+    }
+}
+
+/// Name of a card value: `10h`, `As`, `Jk0`.
+pub fn value_name(v: u8) -> String {
+    if is_joker(v) {
+        format!("Jk{}", v - JOKERS[0])
+    } else {
+        Card(v).name()
+    }
+}
+
+/// What a card in a work pile stands for (NERTS-JOKER-3, NERTS-JOKER-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eff {
+    /// A standard card, or a Joker whose identity is fixed.
+    Card(Card),
+    /// An unfixed Joker lying on a card: one rank below it and of the other colour, suit
+    /// open.
+    Implied {
+        /// Implied rank value.
+        rank: u8,
+        /// Implied colour.
+        red: bool,
+    },
+    /// An unfixed Joker alone in a slot: unconstrained.
+    Wild,
+}
+
+impl Eff {
+    /// The rank it stands for, if any.
+    pub fn rank(self) -> Option<u8> {
+        match self {
+            Eff::Card(c) => Some(c.rank()),
+            Eff::Implied { rank, .. } => Some(rank),
+            Eff::Wild => None,
+        }
+    }
+    /// Its colour, if any.
+    pub fn red(self) -> Option<bool> {
+        match self {
+            Eff::Card(c) => Some(c.is_red()),
+            Eff::Implied { red, .. } => Some(red),
+            Eff::Wild => None,
+        }
+    }
+}
+
+/// One work pile: its cards base first (NERTS-WORK-1: all face-up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkPile {
+    /// Card values, `cards[0]` the base, `cards[len - 1]` the top.
+    pub cards: [u8; MAX_WORK],
+    /// Cards in the pile.
+    pub len: u8,
+    /// Cards at the top that are in a hand, in flight.
+    pub held: u8,
+}
+
+impl WorkPile {
+    /// An empty slot.
+    pub const EMPTY: WorkPile = WorkPile { cards: [NONE; MAX_WORK], len: 0, held: 0 };
+
+    /// The cards, base first.
+    pub fn cards(&self) -> &[u8] {
+        &self.cards[..self.len as usize]
+    }
+    /// The top card.
+    pub fn top(&self) -> Option<u8> {
+        self.cards().last().copied()
+    }
+    /// True for an empty slot.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Puts cards on top.
+    pub fn push_all(&mut self, cards: &[u8]) {
+        let at = self.len as usize;
+        self.cards[at..at + cards.len()].copy_from_slice(cards);
+        self.len += cards.len() as u8;
+    }
+}
+
+/// A few cards taken from a pile together (a stack, a packet, one card).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stack {
+    /// Card values, lowest (the one that lands on the target) first.
+    pub cards: [u8; MAX_WORK],
+    /// Number of cards.
+    pub len: u8,
+}
+
+impl Stack {
+    /// The cards, lowest first.
+    pub fn cards(&self) -> &[u8] {
+        &self.cards[..self.len as usize]
+    }
+    /// One card.
+    pub fn one(v: u8) -> Stack {
+        let mut cards = [NONE; MAX_WORK];
+        cards[0] = v;
+        Stack { cards, len: 1 }
+    }
+}
+
+/// One player's (or team's) layout: Nerts pile, work piles, stock and waste.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The Nerts pile in deal order: `nerts[nerts_len - 1]` is the top.
+    pub nerts: [u8; NERTS_PILE],
+    /// Cards left in the Nerts pile.
+    pub nerts_len: u8,
+    /// The top Nerts card is face-up (NERTS-NPILE-2).
+    pub nerts_up: bool,
+    /// The top Nerts card is in a hand.
+    pub nerts_held: bool,
+    /// The four work-pile slots.
+    pub work: [WorkPile; WORK_PILES],
+    /// Waste (bottom first) then stock (top first): the cyclic order of NERTS-STOCK-3.
+    pub sw: [u8; MAX_STOCK],
+    /// Cards in stock and waste together.
+    pub sw_len: u8,
+    /// Cards in the waste: `sw[waste_len - 1]` is the waste top, `sw[waste_len]` the
+    /// stock top.
+    pub waste_len: u8,
+    /// The waste top is in a hand.
+    pub waste_held: bool,
+    /// The identity each of the deck's Jokers is fixed to (a card value), or [`NONE`]
+    /// (NERTS-JOKER-4).
+    pub joker_fixed: [u8; 2],
+    /// Piles used by an action in flight (bits `0..4` work piles, [`LOCK_NERTS`],
+    /// [`LOCK_STOCK`]): NERTS-PART-3.
+    pub locks: u8,
+}
+
+impl Layout {
+    /// A layout holding no card.
+    pub const EMPTY: Layout = Layout {
+        nerts: [NONE; NERTS_PILE],
+        nerts_len: 0,
+        nerts_up: false,
+        nerts_held: false,
+        work: [WorkPile::EMPTY; WORK_PILES],
+        sw: [NONE; MAX_STOCK],
+        sw_len: 0,
+        waste_len: 0,
+        waste_held: false,
+        joker_fixed: [NONE; 2],
+        locks: 0,
+    };
+
+    /// The Nerts pile's top card if it is face-up and playable (NERTS-NPILE-1).
+    pub fn nerts_top(&self) -> Option<u8> {
+        (self.nerts_len > 0 && self.nerts_up).then(|| self.nerts[self.nerts_len as usize - 1])
+    }
+    /// The waste top (NERTS-STOCK-1: the only playable waste card).
+    pub fn waste_top(&self) -> Option<u8> {
+        (self.waste_len > 0).then(|| self.sw[self.waste_len as usize - 1])
+    }
+    /// Cards in the stock.
+    pub fn stock_len(&self) -> u8 {
+        self.sw_len - self.waste_len
+    }
+    /// The stock, top first.
+    pub fn stock(&self) -> &[u8] {
+        &self.sw[self.waste_len as usize..self.sw_len as usize]
+    }
+    /// The waste, bottom first.
+    pub fn waste(&self) -> &[u8] {
+        &self.sw[..self.waste_len as usize]
+    }
+    /// True if some work-pile slot is empty.
+    pub fn has_empty_slot(&self) -> bool {
+        self.work.iter().any(|w| w.is_empty())
+    }
+    /// The first empty slot that no action in flight uses.
+    pub fn free_empty_slot(&self) -> Option<u8> {
+        (0..WORK_PILES as u8).find(|&i| self.work[i as usize].is_empty() && self.locks & (1 << i) == 0)
+    }
+
+    /// The identity a card value has when it is not in a work pile: a standard card, a
+    /// fixed Joker's card, or `Wild`.
+    pub fn loose_eff(&self, v: u8) -> Eff {
+        if !is_joker(v) {
+            Eff::Card(Card(v))
+        } else {
+            match self.joker_fixed[(v - JOKERS[0]) as usize] {
+                NONE => Eff::Wild,
+                c => Eff::Card(Card(c)),
+            }
+        }
+    }
+
+    /// What card `i` (0 = base) of work pile `pile` stands for: an unfixed Joker takes
+    /// rank and colour from the card under it, and is unconstrained as a lone base
+    /// (NERTS-JOKER-3).
+    pub fn eff(&self, pile: usize, i: usize) -> Eff {
+        let v = self.work[pile].cards[i];
+        match self.loose_eff(v) {
+            Eff::Wild if i > 0 => match self.eff(pile, i - 1) {
+                Eff::Card(c) => Eff::Implied { rank: c.rank().saturating_sub(1), red: !c.is_red() },
+                Eff::Implied { rank, red } => Eff::Implied { rank: rank.saturating_sub(1), red: !red },
+                Eff::Wild => Eff::Wild,
+            },
+            e => e,
+        }
+    }
+
+    /// The effective top of work pile `pile`.
+    pub fn top_eff(&self, pile: usize) -> Option<Eff> {
+        let len = self.work[pile].len as usize;
+        (len > 0).then(|| self.eff(pile, len - 1))
+    }
+
+    /// Every card value in the layout as a bitmask (bit `v`), and the number of cards
+    /// counted (a card in two places shows up as a count above the mask's size).
+    pub fn census(&self) -> (u64, u32) {
+        let mut mask = 0u64;
+        let mut n = 0;
+        let mut add = |v: u8| {
+            mask |= 1u64 << v;
+            n += 1;
+        };
+        self.nerts[..self.nerts_len as usize].iter().for_each(|&v| add(v));
+        self.work.iter().flat_map(|w| w.cards().iter()).for_each(|&v| add(v));
+        self.sw[..self.sw_len as usize].iter().for_each(|&v| add(v));
+        (mask, n)
+    }
+
+    /// Cards of this layout that are in a hand.
+    pub fn in_flight(&self) -> u32 {
+        self.nerts_held as u32 + self.waste_held as u32 + self.work.iter().map(|w| w.held as u32).sum::<u32>()
+    }
+
+    /// Frees the Joker on top of work pile `pile` once the cards on it were taken off,
+    /// under `nerts.joker_identity=until_uncovered` (NERTS-JOKER-4).
+    fn uncovered(&mut self, cfg: &NertsConfig, pile: usize) {
+        if cfg.joker_identity == JokerIdentity::UntilUncovered {
+            if let Some(v) = self.work[pile].top().filter(|&v| is_joker(v)) {
+                self.joker_fixed[(v - JOKERS[0]) as usize] = NONE;
+            }
+        }
+    }
+
+    /// Takes the top Nerts card: the next one stays face-down (NERTS-NPILE-2).
+    pub fn take_nerts(&mut self) -> u8 {
+        debug_assert!(self.nerts_len > 0 && self.nerts_up, "NERTS-NPILE-1: only the face-up top Nerts card is played");
+        self.nerts_len -= 1;
+        self.nerts_up = false;
+        self.nerts_held = false;
+        let v = self.nerts[self.nerts_len as usize];
+        self.nerts[self.nerts_len as usize] = NONE;
+        v
+    }
+
+    /// Takes the waste top; the card under it becomes the waste top (NERTS-EX-5).
+    pub fn take_waste(&mut self) -> u8 {
+        debug_assert!(self.waste_len > 0, "NERTS-STOCK-2: play from an empty waste");
+        let at = self.waste_len as usize - 1;
+        let v = self.sw[at];
+        self.sw.copy_within(at + 1..self.sw_len as usize, at);
+        self.sw_len -= 1;
+        self.waste_len -= 1;
+        self.sw[self.sw_len as usize] = NONE;
+        self.waste_held = false;
+        v
+    }
+
+    /// Takes the cards of work pile `pile` from index `depth` up (NERTS-WORK-3).
+    pub fn take_work(&mut self, cfg: &NertsConfig, pile: usize, depth: usize) -> Stack {
+        let w = &mut self.work[pile];
+        let n = w.len as usize - depth;
+        let mut cards = [NONE; MAX_WORK];
+        cards[..n].copy_from_slice(&w.cards[depth..w.len as usize]);
+        w.cards[depth..w.len as usize].fill(NONE);
+        w.len = depth as u8;
+        w.held = 0;
+        self.uncovered(cfg, pile);
+        Stack { cards, len: n as u8 }
+    }
+
+    /// Slides card `v` under work pile `pile`: it becomes the base (NERTS-WORK-6).
+    pub fn slip_under(&mut self, pile: usize, v: u8) {
+        let w = &mut self.work[pile];
+        debug_assert!((w.len as usize) < MAX_WORK);
+        w.cards.copy_within(0..w.len as usize, 1);
+        w.cards[0] = v;
+        w.len += 1;
+    }
+
+    /// Cards a FLIP turns from the stock onto the waste now, or `None` if the FLIP is a
+    /// RECYCLE (NERTS-STOCK-1, NERTS-STOCK-3).
+    pub fn flip_packet(&self, cfg: &NertsConfig) -> Option<u8> {
+        packet(cfg, self.sw_len, self.waste_len)
+    }
+
+    /// The cards that would be the waste top during one full pass of flips from here,
+    /// the recycle included, with no other move made, as a bitmask of values
+    /// (NERTS-STUCK-1, item 3). The pass stops at the first position that repeats.
+    pub fn pass_tops(&self, cfg: &NertsConfig) -> u64 {
+        let n = self.sw_len;
+        if n == 0 {
+            return 0;
+        }
+        let mut seen = 0u64; // waste lengths visited, n <= 37
+        let mut tops = 0u64;
+        let mut w = self.waste_len;
+        while seen >> w & 1 == 0 {
+            seen |= 1 << w;
+            if w > 0 {
+                tops |= 1u64 << self.sw[w as usize - 1];
+            }
+            w = packet(cfg, n, w).map_or(0, |k| w + k);
+        }
+        tops
+    }
+
+    /// Turns the next packet face-up onto the waste.
+    pub fn flip_stock(&mut self, cfg: &NertsConfig) {
+        let k = self.flip_packet(cfg).expect("a FLIP that is not a RECYCLE");
+        self.waste_len += k;
+    }
+
+    /// Turns the waste over into the stock, any 1-2 unseen stock cards after it: the
+    /// cyclic order restarts (NERTS-STOCK-3).
+    pub fn recycle(&mut self) {
+        self.waste_len = 0;
+    }
+
+    /// Moves the stock's top card to its bottom (ROTATE, NERTS-STUCK-3).
+    pub fn rotate(&mut self) {
+        let (w, n) = (self.waste_len as usize, self.sw_len as usize);
+        if n - w >= 2 {
+            self.sw[w..n].rotate_left(1);
+        }
+    }
+
+    /// The global reset of NERTS-STUCK-4: waste turned over followed by the rest of the
+    /// stock, then `rotate` cards from top to bottom.
+    pub fn reset_stock(&mut self, rotate: bool) {
+        self.waste_len = 0;
+        if rotate {
+            self.rotate();
+        }
+    }
+}
+
+/// Cards a FLIP turns with `n` cards in stock and waste, `w` of them in the waste; `None`
+/// for a RECYCLE (NERTS-STOCK-1, NERTS-STOCK-3, NERTS-AMB-1, NERTS-AMB-2).
+pub fn packet(cfg: &NertsConfig, n: u8, w: u8) -> Option<u8> {
+    use super::config::ShortPacket;
+    let k = n - w;
+    if k == 0 {
+        return None;
+    }
+    let f = cfg.flip_count;
+    if k >= f {
+        return Some(f);
+    }
+    match cfg.short_packet {
+        ShortPacket::Flip => Some(k),
+        // Under merge a short stock recycles unseen, unless stock and waste together
+        // hold fewer than a packet: then the whole stock turns as one short packet.
+        ShortPacket::Merge if n < f => Some(k),
+        ShortPacket::Merge => None,
+    }
+}
+
+/// The foundations in the common area, and those completed and set aside
+/// (NERTS-FOUND-*), as parallel arrays over every foundation started this deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Foundations {
+    /// Suit (`0..4`) and top rank of foundation `i`: `suit << 4 | rank`.
+    pub top: [u8; MAX_FOUNDATIONS],
+    /// Cards on foundation `i` (more than its rank after ties, NERTS-RT-6).
+    pub count: [u8; MAX_FOUNDATIONS],
+    /// Decks whose card lies at the top rank of foundation `i` (bit per deck).
+    pub top_decks: [u8; MAX_FOUNDATIONS],
+    /// When the first card of the top rank landed (the tie window's start).
+    pub since: [Micros; MAX_FOUNDATIONS],
+    /// Foundations started this deal.
+    pub len: u8,
+}
+
+/// Where a card that lands on the foundations goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoundationSpot {
+    /// An Ace starts a new foundation (NERTS-FOUND-2).
+    New,
+    /// Builds on foundation `i` (NERTS-FOUND-3).
+    Build(usize),
+    /// Ties the top of foundation `i` (NERTS-RT-6).
+    Tie(usize),
+}
+
+impl Foundations {
+    /// No foundation.
+    pub const EMPTY: Foundations = Foundations { top: [0; MAX_FOUNDATIONS], count: [0; MAX_FOUNDATIONS], top_decks: [0; MAX_FOUNDATIONS], since: [0; MAX_FOUNDATIONS], len: 0 };
+
+    /// Suit of foundation `i`.
+    pub fn suit(&self, i: usize) -> u8 {
+        self.top[i] >> 4
+    }
+    /// Top rank of foundation `i`.
+    pub fn rank(&self, i: usize) -> u8 {
+        self.top[i] & 0xF
+    }
+    /// True if foundation `i` reached its King and was set aside (NERTS-FOUND-6).
+    pub fn completed(&self, i: usize) -> bool {
+        self.rank(i) == 13
+    }
+    /// Indices of the foundations in the common area.
+    pub fn active(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len as usize).filter(|&i| !self.completed(i))
+    }
+    /// Cards on every foundation, set aside or not.
+    pub fn cards(&self) -> u32 {
+        self.count[..self.len as usize].iter().map(|&c| c as u32).sum()
+    }
+    /// Every card value `0..52` a foundation accepts now (bit per value): the four Aces
+    /// and the next card of each foundation in the common area (NERTS-FOUND-2,
+    /// NERTS-FOUND-3).
+    pub fn needs(&self) -> u64 {
+        let mut m = 0xF; // the Aces
+        for i in self.active() {
+            m |= 1u64 << Card::new(self.rank(i) + 1, self.suit(i)).0;
+        }
+        m
+    }
+    /// Where card `c` of deck `deck` would go if it landed at `now`: a new foundation for
+    /// an Ace, the first foundation it builds on, or, keeping ties, a foundation whose
+    /// top is the same card of another deck that landed at most `window` earlier.
+    pub fn spot(&self, c: Card, deck: u8, now: Micros, ties: Option<Micros>) -> Option<FoundationSpot> {
+        if c.rank() == 1 {
+            return Some(FoundationSpot::New);
+        }
+        let want = c.suit() << 4 | (c.rank() - 1);
+        if let Some(i) = (0..self.len as usize).find(|&i| self.top[i] == want) {
+            return Some(FoundationSpot::Build(i));
+        }
+        let window = ties?;
+        let same = c.suit() << 4 | c.rank();
+        (0..self.len as usize)
+            .find(|&i| self.top[i] == same && self.top_decks[i] >> deck & 1 == 0 && now >= self.since[i] && now - self.since[i] <= window)
+            .map(FoundationSpot::Tie)
+    }
+    /// Puts card `c` of deck `deck` at `spot`, landing at `now`.
+    pub fn place(&mut self, spot: FoundationSpot, c: Card, deck: u8, now: Micros) {
+        let i = match spot {
+            FoundationSpot::New => {
+                let i = self.len as usize;
+                self.len += 1;
+                self.top[i] = c.suit() << 4;
+                self.count[i] = 0;
+                i
+            }
+            FoundationSpot::Build(i) | FoundationSpot::Tie(i) => i,
+        };
+        if let FoundationSpot::Tie(_) = spot {
+            self.top_decks[i] |= 1 << deck;
+        } else {
+            self.top[i] += 1;
+            self.top_decks[i] = 1 << deck;
+            self.since[i] = now;
+        }
+        self.count[i] += 1;
+    }
+}
+
+/// The state of a Nerts deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NertsState {
+    /// The layouts, `0..layouts` in use; layout `d` holds deck `d`.
+    pub layouts: [Layout; MAX_LAYOUTS],
+    /// The foundations.
+    pub found: Foundations,
+    /// Per deck, the values of its cards on foundations (bit per value, Jokers 52 and
+    /// 53), set-aside foundations included: what NERTS-SCORE-1 counts.
+    pub on_found: [u64; MAX_LAYOUTS],
+    /// Seats at the table.
+    pub players: u8,
+    /// Layouts (= decks) in play.
+    pub n_layouts: u8,
+    /// The layout each seat plays on.
+    pub layout_of: [u8; MAX_NERTS_PLAYERS],
+    /// The team each layout scores for.
+    pub team_of: [u8; MAX_LAYOUTS],
+    /// Teams (= scoring units).
+    pub teams: u8,
+    /// Jokers in each deck.
+    pub jokers: u8,
+    /// The seat whose Nerts call landed, or [`NONE`] (NERTS-RT-8).
+    pub called: u8,
+    /// Global resets so far this deal (NERTS-STUCK-4).
+    pub resets: u16,
+    /// A progress move (NERTS-STUCK-2) landed since the last global reset (or the deal).
+    pub progress_since_reset: bool,
+}
+
+impl NertsState {
+    /// An empty table of `players` seats under `cfg`: the seats, layouts and teams
+    /// (NERTS-DECK-1, NERTS-PART-1, NERTS-PART-2, NERTS-PART-4), with no card anywhere.
+    pub fn table(cfg: &NertsConfig, players: usize) -> NertsState {
+        assert!((2..=MAX_NERTS_PLAYERS).contains(&players), "NERTS-DECK-1: 2 to {MAX_NERTS_PLAYERS} players, got {players}");
+        let teams = cfg.teams(players);
+        let shared = teams && cfg.partnership_mode == PartnershipMode::SharedLayout;
+        let mut s = NertsState {
+            layouts: [Layout::EMPTY; MAX_LAYOUTS],
+            found: Foundations::EMPTY,
+            on_found: [0; MAX_LAYOUTS],
+            players: players as u8,
+            n_layouts: if shared { players / 2 } else { players } as u8,
+            layout_of: [0; MAX_NERTS_PLAYERS],
+            team_of: [0; MAX_LAYOUTS],
+            teams: if teams { players / 2 } else { players } as u8,
+            jokers: cfg.jokers_per_deck,
+            called: NONE,
+            resets: 0,
+            progress_since_reset: false,
+        };
+        for p in 0..players {
+            s.layout_of[p] = if shared { p / 2 } else { p } as u8;
+        }
+        for d in 0..s.n_layouts as usize {
+            s.team_of[d] = if teams && !shared { d / 2 } else { d } as u8;
+        }
+        s
+    }
+
+    /// Deals a fresh layout from each deck (NERTS-SETUP-1..3, NERTS-MATCH-3): each deck
+    /// of 52 + J cards is shuffled with `rng`, deck 0 first, and dealt 13 to the Nerts
+    /// pile (the last face-up on top), one to each work pile, the rest to the stock in
+    /// shuffled order. The same generator gives every seating the same cards per seat.
+    pub fn deal(cfg: &NertsConfig, players: usize, rng: &mut SimRng) -> NertsState {
+        let mut s = NertsState::table(cfg, players);
+        let size = 52 + s.jokers as usize;
+        for d in 0..s.n_layouts as usize {
+            let mut deck = [0u8; 54];
+            for (i, v) in deck.iter_mut().enumerate() {
+                *v = i as u8;
+            }
+            let deck = &mut deck[..size];
+            for i in (1..size).rev() {
+                deck.swap(i, rng.random_range(0..=i));
+            }
+            let l = &mut s.layouts[d];
+            l.nerts.copy_from_slice(&deck[..NERTS_PILE]);
+            l.nerts_len = NERTS_PILE as u8;
+            l.nerts_up = true;
+            for (i, w) in l.work.iter_mut().enumerate() {
+                w.push_all(&deck[NERTS_PILE + i..NERTS_PILE + i + 1]);
+            }
+            let rest = &deck[NERTS_PILE + WORK_PILES..];
+            l.sw[..rest.len()].copy_from_slice(rest);
+            l.sw_len = rest.len() as u8;
+        }
+        s
+    }
+
+    /// Deal number `deal` (from 1) of a match: the first from the deal's generator, later
+    /// ones from the deal's public chance stream `deal`, so every seating of a deal gets
+    /// the same cards per seat in every deal of the match (NERTS-MATCH-3).
+    pub fn deal_of_match(cfg: &NertsConfig, players: usize, seeds: &MatchSeeds, deal: u32) -> NertsState {
+        let mut rng = if deal <= 1 { seeds.deal_rng() } else { seeds.chance_rng(deal as u64) };
+        NertsState::deal(cfg, players, &mut rng)
+    }
+
+    /// The layouts in play.
+    pub fn layouts(&self) -> &[Layout] {
+        &self.layouts[..self.n_layouts as usize]
+    }
+    /// The layout seat `p` plays on.
+    pub fn layout(&self, p: usize) -> &Layout {
+        &self.layouts[self.layout_of[p] as usize]
+    }
+    /// The seats playing on layout `d` (two under a shared layout).
+    pub fn seats_of(&self, d: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.players as usize).filter(move |&p| self.layout_of[p] as usize == d)
+    }
+    /// The team seat `p` plays for.
+    pub fn team_of_seat(&self, p: usize) -> usize {
+        self.team_of[self.layout_of[p] as usize] as usize
+    }
+    /// Cards in each deck: 52 + J (NERTS-DECK-2).
+    pub fn deck_size(&self) -> u32 {
+        52 + self.jokers as u32
+    }
+    /// The value mask of a full deck.
+    pub fn deck_mask(&self) -> u64 {
+        (1u64 << self.deck_size()) - 1
+    }
+    /// Card `v` of deck `d`.
+    pub fn deck_card(d: usize, v: u8) -> DeckCard {
+        DeckCard { deck: d as u8, value: v }
+    }
+    /// Cards of deck `d` on foundations, set-aside ones included.
+    pub fn found_cards(&self, d: usize) -> u32 {
+        self.on_found[d].count_ones()
+    }
+    /// The seat whose call ended the deal.
+    pub fn caller(&self) -> Option<usize> {
+        (self.called != NONE).then_some(self.called as usize)
+    }
+}
