@@ -13,3 +13,6 @@ pub mod config;
 pub mod invariants;
 pub mod rules;
 pub mod state;
+
+#[cfg(test)]
+mod tests;
