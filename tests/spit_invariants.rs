@@ -8,7 +8,7 @@ use cardsim::games::spit::invariants::InvariantChecker;
 use cardsim::games::spit::rules::SpitRules;
 use cardsim::games::spit::strategies::REGISTRY;
 use cardsim::reaction::presets::ALL_PRESETS;
-use cardsim::realtime::Bot;
+use cardsim::realtime::{Bot, Seated};
 use cardsim::rng::rng_from;
 use cardsim::settings::{FlagKind, Settings};
 use rand::RngExt;
@@ -40,9 +40,9 @@ fn invariants_hold_after_every_event_of_random_matches() {
             reaction: ALL_PRESETS[rng.random_range(0..ALL_PRESETS.len())].model(),
         };
         let bots = [bot(&mut rng), bot(&mut rng)];
-        let rules = SpitRules { cfg, bots: [&bots[0], &bots[1]] };
+        let rules = SpitRules { cfg };
         let mut checker = InvariantChecker::new(cfg);
-        let out = play_match(&rules, &cardsim::rng::MatchSeeds::of_deal(i), &mut checker);
+        let out = play_match(&rules, &Seated::new(&[&bots[0], &bots[1]]), &cardsim::rng::MatchSeeds::of_deal(i), &mut checker);
         assert!(out.capped || out.winner.is_some(), "match {i} neither ended nor was capped");
         // With play_target=own and the slap, matches can cycle for thousands of rounds (a
         // property of that variant, see docs/spit.md); with shared piles none may hit the cap.

@@ -23,10 +23,11 @@ pub enum Motion {
     Flip,
     /// Move a card between two of one's own piles.
     Fill,
-    /// Take a rejected card back to where it came from.
+    /// Take what a rejected action carried back to where it came from.
     Return,
-    /// Flip a reserve card onto a centre pile in a synchronised event.
-    Spit,
+    /// The movement of a synchronised event: a reserve card flipped onto a centre pile
+    /// (Spit's spit, Speed's side-pile flip), a stock turned over.
+    Sync,
     /// Take a card from one's stock into the hand.
     Draw,
     /// Slap a pile.
@@ -45,7 +46,7 @@ const MOTION_GEOMETRY: [(f64, f64, f64); MOTIONS] = [
     (2.0, 1.76 + 1.0, 1.0),  // Flip
     (2.0, 1.76 + 1.76, 1.0), // Fill
     (1.0, 1.76, 0.5),        // Return
-    (2.0, 1.76 + 2.53, 1.0), // Spit
+    (2.0, 1.76 + 2.53, 1.0), // Sync
     (2.0, 1.76 + 1.76, 1.0), // Draw
     (1.0, 2.14, 0.0),        // Slap
 ];

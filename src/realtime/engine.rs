@@ -1,6 +1,7 @@
 //! The event loop of one round of a real-time game.
 
-use crate::reaction::{ms_to_us, Motion, ReactionModel};
+use super::policy::{RealtimePolicy, Seated};
+use crate::reaction::{ms_to_us, Motion};
 use crate::rng::{MatchSeeds, SimRng};
 use arrayvec::ArrayVec;
 use rand::RngExt;
@@ -50,7 +51,7 @@ pub enum Landing {
     Placed,
     /// The action took effect and ended the round (e.g. a player's last card was played).
     RoundOver,
-    /// The action was no longer legal; its card goes back (SPIT-RT-5).
+    /// The action was no longer legal; what it carries goes back (SPIT-RT-5).
     Rejected,
 }
 
@@ -70,9 +71,9 @@ pub enum Stall {
 pub enum Hand<A> {
     /// Free to decide.
     Idle,
-    /// Carrying an action that lands at `at`.
+    /// Carrying an action (one card or a stack) that lands at `at`.
     Acting { at: Micros, action: A },
-    /// Taking a rejected card back; the card is back at `at`.
+    /// Taking what a rejected or aborted action carried back; it is back at `at`.
     Returning { at: Micros, action: A },
     /// Busy with a synchronised event until `until`.
     Resting { until: Micros },
@@ -96,12 +97,12 @@ pub enum EngineEvent<A> {
     Start { player: usize, action: A, lands: Micros, options: usize },
     /// The action landed and took effect.
     Landed { player: usize, action: A },
-    /// The action landed but was illegal on the current state; its card goes back.
+    /// The action landed but was illegal on the current state; what it carries goes back.
     Rejected { player: usize, action: A },
-    /// A rejected card is back at its source.
+    /// What a rejected or aborted action carried is back at its source.
     Returned { player: usize, action: A },
-    /// The player saw his target change and called the action off; the card is back
-    /// at `back` (SPIT-RT-6 with `allow_abort`).
+    /// The player saw his target change and called the action off; what it carries is
+    /// back at `back` (SPIT-RT-6 with `allow_abort`).
     Aborted { player: usize, action: A, back: Micros },
     /// An action in flight was called off (round end, SPIT-RT-10, or a stall).
     Cancelled { player: usize, action: A },
@@ -136,17 +137,27 @@ impl<S, A, E> MatchObserver<S, A, E> for () {
     fn on_match_event(&mut self, _: Micros, _: E, _: &S) {}
 }
 
-/// The rules and bots of one real-time game, as the engine needs them.
+/// The rules of one real-time game, as the engine needs them. Rules never call a
+/// strategy: the engine asks the seated bots ([`Seated`]) for moves, and for the
+/// decisions a synchronised event needs ([`RealtimeRules::sync_decision`]), then hands
+/// the answers back to the rules ([`RealtimeRules::synchronise`]). Time is the
+/// engine's too: the rules learn it only as the landing time of an action.
+///
+/// An action may carry one card or several (a stack moved between piles): the engine
+/// only holds the `Copy` action in the player's hand, and the game decides in
+/// [`RealtimeRules::lift`] and [`RealtimeRules::put_back`] what is in flight (see the
+/// module documentation).
 pub trait RealtimeRules {
     /// The full game state (`Copy`, no heap).
     type State: Copy;
     /// One action of one player.
     type Action: Copy + PartialEq + std::fmt::Debug;
+    /// A question the rules put to a player besides his moves (Spit: which pile his
+    /// stall spit goes onto); [`NoDecision`](super::NoDecision) for a game without.
+    type Decision: Copy + std::fmt::Debug;
+    /// A player's answer to a [`RealtimeRules::Decision`].
+    type Choice: Copy + std::fmt::Debug;
 
-    /// Number of players.
-    fn players(&self) -> usize;
-    /// The reaction model of player `p`.
-    fn reaction(&self, p: usize) -> &ReactionModel;
     /// Legal actions of player `p` now.
     fn legal(&self, s: &Self::State, p: usize, out: &mut ActionList<Self::Action>);
     /// True if the action counts as progress for stall detection.
@@ -157,26 +168,53 @@ pub trait RealtimeRules {
     fn motion(&self, a: Self::Action) -> Motion;
     /// Number of candidate cards player `p` scans when looking for a move.
     fn candidates(&self, s: &Self::State, p: usize) -> u32;
-    /// Player `p`'s policy: one of `legal` (non-empty), or `None` to stay idle. `rng`
-    /// is the player's own stream.
-    fn choose(&self, s: &Self::State, p: usize, legal: &[Self::Action], rng: &mut SimRng) -> Option<Self::Action>;
-    /// Takes the action's card into the hand (it is in flight until it lands).
+    /// True if actions `a` of player `p` and `b` of player `q`, chosen at the same
+    /// instant on state `s`, cannot both be in flight (two hands on one shared layout
+    /// reaching for the same pile). Public chance then lets one of them proceed and the
+    /// other decides again once that card is lifted; `legal` must not offer him what
+    /// the lifted card blocks. Default: never.
+    fn conflicts(&self, _s: &Self::State, _p: usize, _a: Self::Action, _q: usize, _b: Self::Action) -> bool {
+        false
+    }
+    /// Takes what the action carries into the hand (one card or a stack; it is in
+    /// flight until it lands or is put back).
     fn lift(&self, s: &mut Self::State, p: usize, a: Self::Action);
-    /// Lands the action: applies it if still legal (hidden cards it reveals come from
-    /// the state's deal-keyed zones, not from a generator).
-    fn land(&self, s: &mut Self::State, p: usize, a: Self::Action) -> Landing;
-    /// Puts a rejected or cancelled action's card back where it came from.
+    /// Lands the action at time `now`: applies it if still legal (hidden cards it
+    /// reveals come from the state's deal-keyed zones, not from a generator), or
+    /// rejects it, leaving what it carries in flight until [`RealtimeRules::put_back`].
+    fn land(&self, s: &mut Self::State, p: usize, a: Self::Action, now: Micros) -> Landing;
+    /// Puts a rejected or cancelled action's card(s) back where they came from.
     fn put_back(&self, s: &mut Self::State, p: usize, a: Self::Action);
-    /// True if an action in flight would still be legal if it landed now.
-    fn still_legal(&self, s: &Self::State, p: usize, a: Self::Action) -> bool;
+    /// True if an action in flight would still be legal if it landed at `now`.
+    fn still_legal(&self, s: &Self::State, p: usize, a: Self::Action, now: Micros) -> bool;
     /// True if players may call off an action whose target changed (SPIT-RT-6).
     fn abort_allowed(&self) -> bool;
     /// How a stall is resolved in this state.
     fn stall(&self, s: &Self::State) -> Stall;
-    /// Applies the synchronised stall event; returns which players took part (their
-    /// hands are then busy for a [`Motion::Spit`] movement). Every player decides on
-    /// the state before any card moves.
-    fn synchronise(&self, s: &mut Self::State, rngs: &mut MatchRngs) -> [bool; MAX_PLAYERS];
+    /// The decision player `p` must make before the synchronised stall event, asked on
+    /// the state before any card moves (so everyone decides on the same state).
+    /// Default: none.
+    fn sync_decision(&self, _s: &Self::State, _p: usize) -> Option<Self::Decision> {
+        None
+    }
+    /// Applies the synchronised stall event with each player's answer to his
+    /// [`RealtimeRules::sync_decision`] (`None` where none was asked), drawing any
+    /// public chance from `chance`; returns which players took part (their hands are
+    /// then busy for a [`Motion::Sync`] movement).
+    fn synchronise(&self, s: &mut Self::State, choices: &[Option<Self::Choice>; MAX_PLAYERS], chance: &mut SimRng) -> [bool; MAX_PLAYERS];
+}
+
+/// Runs a synchronised stall event: asks every player the rules' decision on the state
+/// as it is (each from his own stream, in seat order), then lets the rules apply it.
+/// Returns which players took part.
+pub fn synchronise<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized>(rules: &R, seats: &Seated<S>, s: &mut R::State, rngs: &mut MatchRngs) -> [bool; MAX_PLAYERS] {
+    let mut choices = [None; MAX_PLAYERS];
+    for (p, choice) in choices.iter_mut().enumerate().take(seats.len()) {
+        if let Some(d) = rules.sync_decision(s, p) {
+            *choice = Some(seats.decide(rules, s, p, d, &mut rngs.players[p]));
+        }
+    }
+    rules.synchronise(s, &choices, &mut rngs.chance)
 }
 
 /// How a round ended.
@@ -210,12 +248,14 @@ fn next_event<A: Copy>(hands: &[Hand<A>], rng: &mut SimRng) -> Option<(usize, Mi
 }
 
 /// Plays one round from `start`, when every player in `busy` is busy until
-/// `start + motor(Spit)` (the synchronised opening flip) and the others are idle.
-/// `budget` is the number of actions the match may still land; the round is capped when
-/// it runs out. Returns how the round ended and adds to `counts`.
+/// `start + motor(Sync)` (the synchronised opening flip) and the others are idle.
+/// `seats` are the bots in seat order (one per player). `budget` is the number of
+/// actions the match may still land; the round is capped when it runs out. Returns how
+/// the round ended and adds to `counts`.
 #[allow(clippy::too_many_arguments)]
-pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
+pub fn play_round<R, S, O>(
     rules: &R,
+    seats: &Seated<S>,
     s: &mut R::State,
     start: Micros,
     busy: [bool; MAX_PLAYERS],
@@ -223,9 +263,14 @@ pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
     counts: &mut RoundCounts,
     rngs: &mut MatchRngs,
     obs: &mut O,
-) -> RoundEnd {
-    let n = rules.players();
-    let mut round = Round { rules, hands: [Hand::Idle; MAX_PLAYERS], n, rngs, obs };
+) -> RoundEnd
+where
+    R: RealtimeRules,
+    S: RealtimePolicy<R> + ?Sized,
+    O: EngineObserver<R::State, R::Action>,
+{
+    let n = seats.len();
+    let mut round = Round { rules, seats, hands: [Hand::Idle; MAX_PLAYERS], n, rngs, obs };
     round.rest_after_sync(busy, start);
     let mut now = start;
     round.decide_idle(s, now);
@@ -251,10 +296,10 @@ pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
         };
         now = t;
         match round.hands[p] {
-            Hand::Acting { action, .. } => match rules.land(s, p, action) {
+            Hand::Acting { action, .. } => match rules.land(s, p, action, t) {
                 Landing::Rejected => {
                     counts.rejected += 1;
-                    let back = after(t, rules.reaction(p).motor_time(Motion::Return, &mut round.rngs.players[p]));
+                    let back = after(t, seats.reaction(p).motor_time(Motion::Return, &mut round.rngs.players[p]));
                     round.hands[p] = Hand::Returning { at: back, action };
                     round.obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
                 }
@@ -289,15 +334,20 @@ pub fn play_round<R: RealtimeRules, O: EngineObserver<R::State, R::Action>>(
 }
 
 /// The players' hands during a round, with what the round's helpers share.
-struct Round<'a, R: RealtimeRules, O> {
+struct Round<'a, R: RealtimeRules, S: ?Sized, O> {
     rules: &'a R,
+    seats: &'a Seated<'a, S>,
     hands: [Hand<R::Action>; MAX_PLAYERS],
     n: usize,
     rngs: &'a mut MatchRngs,
     obs: &'a mut O,
 }
 
-impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
+/// A move chosen by an idle player: the action, when it lands, and how many legal
+/// actions he saw.
+type Chosen<A> = Option<(A, Micros, usize)>;
+
+impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State, R::Action>> Round<'_, R, S, O> {
     /// True when no progress is pending or possible (SPIT-STALL-1): no progress action
     /// in flight, no card returning, no hand resting, and no player with a progress
     /// action once the aimless actions still in flight are imagined undone (a card moved
@@ -315,32 +365,61 @@ impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
         hands.iter().any(|h| *h != Hand::Idle) && (0..self.n).all(|p| !self.rules.has_progress(&undone, p))
     }
 
+    /// Player `p`'s move on state `s` at time `now`, if he has one and takes it: his
+    /// strategy chooses, and his action time is drawn from his stream.
+    fn choose(&mut self, s: &R::State, p: usize, now: Micros, legal: &mut ActionList<R::Action>) -> Chosen<R::Action> {
+        let rules = self.rules;
+        legal.clear();
+        rules.legal(s, p, legal);
+        if legal.is_empty() {
+            return None;
+        }
+        let rng = &mut self.rngs.players[p];
+        let action = self.seats.choose(rules, s, p, legal, rng)?;
+        debug_assert!(legal.contains(&action), "policy chose an illegal action {action:?}");
+        let took = self.seats.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, rng);
+        Some((action, after(now, took), legal.len()))
+    }
+
+    /// Puts player `p`'s chosen action in his hand.
+    fn start(&mut self, s: &mut R::State, p: usize, now: Micros, (action, lands, options): (R::Action, Micros, usize)) {
+        self.rules.lift(s, p, action);
+        self.hands[p] = Hand::Acting { at: lands, action };
+        self.obs.on_event(now, EngineEvent::Start { player: p, action, lands, options }, s);
+    }
+
     /// Lets every idle player decide at time `now`. All of them decide on the same state
     /// (nobody sees another's card leave before deciding), then their cards are lifted.
+    /// Of two choices that conflict ([`RealtimeRules::conflicts`]) public chance keeps
+    /// one; the other player decides again once it is lifted.
     fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
-        let rules = self.rules;
         let mut legal = ActionList::new();
-        let mut chosen: [Option<(R::Action, Micros, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
-        for p in 0..self.n {
-            if self.hands[p] != Hand::Idle {
-                continue;
+        let mut chosen: [Chosen<R::Action>; MAX_PLAYERS] = [None; MAX_PLAYERS];
+        for (p, choice) in chosen.iter_mut().enumerate().take(self.n) {
+            if self.hands[p] == Hand::Idle {
+                *choice = self.choose(s, p, now, &mut legal);
             }
-            legal.clear();
-            rules.legal(s, p, &mut legal);
-            if legal.is_empty() {
-                continue;
-            }
-            let rng = &mut self.rngs.players[p];
-            let Some(action) = rules.choose(s, p, &legal, rng) else { continue };
-            debug_assert!(legal.contains(&action), "policy chose an illegal action {action:?}");
-            let took = rules.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, rng);
-            chosen[p] = Some((action, after(now, took), legal.len()));
         }
-        for (p, choice) in chosen.iter().enumerate().take(self.n) {
-            if let Some((action, lands, options)) = *choice {
-                rules.lift(s, p, action);
-                self.hands[p] = Hand::Acting { at: lands, action };
-                self.obs.on_event(now, EngineEvent::Start { player: p, action, lands, options }, s);
+        let mut again = [false; MAX_PLAYERS];
+        for p in 0..self.n {
+            for q in p + 1..self.n {
+                if let (Some((a, ..)), Some((b, ..))) = (chosen[p], chosen[q]) {
+                    if self.rules.conflicts(s, p, a, q, b) {
+                        let loser = if self.rngs.chance.random::<bool>() { q } else { p };
+                        chosen[loser] = None;
+                        again[loser] = true;
+                    }
+                }
+            }
+        }
+        for (p, c) in chosen.iter().enumerate().take(self.n) {
+            if let Some(c) = *c {
+                self.start(s, p, now, c);
+            }
+        }
+        for p in (0..self.n).filter(|&p| again[p]) {
+            if let Some(c) = self.choose(s, p, now, &mut legal) {
+                self.start(s, p, now, c);
             }
         }
     }
@@ -350,10 +429,10 @@ impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
     fn abort_outdated(&mut self, s: &mut R::State, now: Micros) {
         for p in 0..self.n {
             if let Hand::Acting { at, action } = self.hands[p] {
-                if self.rules.still_legal(s, p, action) {
+                if self.rules.still_legal(s, p, action, now) {
                     continue;
                 }
-                let (model, rng) = (self.rules.reaction(p), &mut self.rngs.players[p]);
+                let (model, rng) = (self.seats.reaction(p), &mut self.rngs.players[p]);
                 let back = after(now, model.recognition_time(rng) + model.motor_time(Motion::Return, rng));
                 if back < at {
                     self.hands[p] = Hand::Returning { at: back, action };
@@ -374,12 +453,10 @@ impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
         }
     }
 
-    /// Marks the players in `busy` as resting until `at` plus their spit movement.
+    /// Marks the players in `busy` as resting until `at` plus their synchronised movement.
     fn rest_after_sync(&mut self, busy: [bool; MAX_PLAYERS], at: Micros) {
-        for p in 0..self.n {
-            if busy[p] {
-                self.hands[p] = Hand::Resting { until: after(at, self.rules.reaction(p).motor_time(Motion::Spit, &mut self.rngs.players[p])) };
-            }
+        for p in (0..self.n).filter(|&p| busy[p]) {
+            self.hands[p] = Hand::Resting { until: after(at, self.seats.reaction(p).motor_time(Motion::Sync, &mut self.rngs.players[p])) };
         }
     }
 
@@ -390,13 +467,117 @@ impl<R: RealtimeRules, O: EngineObserver<R::State, R::Action>> Round<'_, R, O> {
         match self.rules.stall(s) {
             Stall::RoundOver => Err(RoundEnd { time: now, first_out: None, capped: false }),
             Stall::Synchronised => {
-                let at = (0..self.n).map(|p| after(now, self.rules.reaction(p).recognition_time(&mut self.rngs.players[p]))).max().unwrap_or(now);
-                let took_part = self.rules.synchronise(s, self.rngs);
+                let at = (0..self.n).map(|p| after(now, self.seats.reaction(p).recognition_time(&mut self.rngs.players[p]))).max().unwrap_or(now);
+                let took_part = synchronise(self.rules, self.seats, s, self.rngs);
                 counts.synchronised += 1;
                 self.obs.on_event(at, EngineEvent::Synchronised, s);
                 self.rest_after_sync(took_part, at);
                 Ok(at)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::realtime::{Bot, NoDecision};
+    use crate::reaction::Preset;
+
+    /// A toy game for two hands on one shared layout: two piles, each taken by one
+    /// action at a time; four landed takes end the round.
+    #[derive(Clone, Copy, Debug, Default)]
+    struct Shared {
+        held: [bool; 2],
+        landed: u32,
+    }
+    struct SharedRules;
+    impl RealtimeRules for SharedRules {
+        type State = Shared;
+        type Action = usize;
+        type Decision = NoDecision;
+        type Choice = NoDecision;
+        fn legal(&self, s: &Shared, _: usize, out: &mut ActionList<usize>) {
+            out.extend((0..2).filter(|&j| !s.held[j]));
+        }
+        fn is_progress(&self, _: &Shared, _: usize, _: usize) -> bool {
+            true
+        }
+        fn has_progress(&self, s: &Shared, _: usize) -> bool {
+            s.landed < 4
+        }
+        fn motion(&self, _: usize) -> Motion {
+            Motion::Play
+        }
+        fn candidates(&self, _: &Shared, _: usize) -> u32 {
+            2
+        }
+        fn conflicts(&self, _: &Shared, _: usize, a: usize, _: usize, b: usize) -> bool {
+            a == b
+        }
+        fn lift(&self, s: &mut Shared, _: usize, a: usize) {
+            assert!(!s.held[a], "pile {a} lifted twice");
+            s.held[a] = true;
+        }
+        fn land(&self, s: &mut Shared, _: usize, a: usize, _: Micros) -> Landing {
+            s.held[a] = false;
+            s.landed += 1;
+            if s.landed == 4 { Landing::RoundOver } else { Landing::Placed }
+        }
+        fn put_back(&self, s: &mut Shared, _: usize, a: usize) {
+            s.held[a] = false;
+        }
+        fn still_legal(&self, _: &Shared, _: usize, _: usize, _: Micros) -> bool {
+            true
+        }
+        fn abort_allowed(&self) -> bool {
+            false
+        }
+        fn stall(&self, _: &Shared) -> Stall {
+            Stall::RoundOver
+        }
+        fn synchronise(&self, _: &mut Shared, _: &[Option<NoDecision>; MAX_PLAYERS], _: &mut SimRng) -> [bool; MAX_PLAYERS] {
+            [false; MAX_PLAYERS]
+        }
+    }
+    /// Always reaches for the first free pile.
+    struct First;
+    impl RealtimePolicy<SharedRules> for First {
+        fn choose(&self, _: &SharedRules, _: &Shared, _: usize, legal: &[usize], _: &mut SimRng) -> Option<usize> {
+            legal.first().copied()
+        }
+        fn decide(&self, _: &SharedRules, _: &Shared, _: usize, d: NoDecision, _: &mut SimRng) -> NoDecision {
+            match d {}
+        }
+    }
+    /// Records who started which action at time 0.
+    struct Starts(Vec<(usize, usize)>);
+    impl EngineObserver<Shared, usize> for Starts {
+        fn on_event(&mut self, time: Micros, event: EngineEvent<usize>, _: &Shared) {
+            if let (0, EngineEvent::Start { player, action, .. }) = (time, event) {
+                self.0.push((player, action));
+            }
+        }
+    }
+
+    #[test]
+    fn conflicting_choices_at_one_instant_let_one_proceed_and_the_other_choose_again() {
+        let bot = Bot { strategy: Box::new(First), reaction: Preset::Skilled.model() };
+        let seats = Seated::new(&[&bot, &bot]);
+        let mut first_pile_to = [0; 2];
+        for seed in 0..40 {
+            let mut s = Shared::default();
+            let mut starts = Starts(Vec::new());
+            let (mut budget, mut counts) = (100, RoundCounts::default());
+            let end = play_round(&SharedRules, &seats, &mut s, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut MatchRngs::of_deal(seed), &mut starts);
+            assert_eq!((end.capped, counts.landed), (false, 4));
+            // Both reached for pile 0 on the same state; one keeps it, the other takes pile 1.
+            let mut piles: Vec<usize> = starts.0.iter().map(|&(_, a)| a).collect();
+            piles.sort();
+            assert_eq!(piles, [0, 1], "seed {seed}: {:?}", starts.0);
+            let winner = starts.0.iter().find(|&&(_, a)| a == 0).unwrap().0;
+            first_pile_to[winner] += 1;
+        }
+        assert!(first_pile_to.iter().all(|&k| k > 5), "public chance, not the seat, settles a conflict: {first_pile_to:?}");
     }
 }

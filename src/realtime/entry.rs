@@ -1,8 +1,8 @@
-//! The command-line and runner glue shared by the two-player real-time games: a game
-//! describes itself with [`TwoPlayerRealtime`], and [`RealtimeEntry`] /
-//! [`RealtimeMatch`] turn that into a [`GameEntry`] and a runnable [`TracedGame`].
+//! The command-line and runner glue shared by the real-time games: a game describes
+//! itself with [`RealtimeGame`], and [`RealtimeEntry`] / [`RealtimeMatch`] turn that
+//! into a [`GameEntry`] and a runnable [`TracedGame`].
 
-use super::{build_bots, Bot};
+use super::{build_bots, Bot, Seated};
 use crate::bot::BotSpec;
 use crate::games::{GameEntry, Registered, StrategyInfo, TracedGame};
 use crate::rng::MatchSeeds;
@@ -11,8 +11,8 @@ use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 use std::marker::PhantomData;
 
-/// What a two-player real-time game provides to be registered.
-pub trait TwoPlayerRealtime: 'static {
+/// What a real-time game provides to be registered.
+pub trait RealtimeGame: 'static {
     /// The game's rules configuration.
     type Config: Copy + Send + Sync;
     /// The game's strategy trait object type.
@@ -23,6 +23,8 @@ pub trait TwoPlayerRealtime: 'static {
     const ABOUT: &'static str;
     /// Bots used when the command line gives none.
     const DEFAULT_BOTS: &'static [&'static str];
+    /// Smallest and largest number of players (at most [`super::MAX_PLAYERS`]).
+    const PLAYERS: (usize, usize) = (2, 2);
     /// Variant flags with defaults.
     fn flags() -> &'static [FlagDef];
     /// Per-match metrics.
@@ -31,11 +33,12 @@ pub trait TwoPlayerRealtime: 'static {
     fn registry() -> &'static [Registered<Self::Strategy>];
     /// Reads the flags into the configuration.
     fn config(settings: &Settings) -> Self::Config;
-    /// Plays one match with `bots` in seat order; every event goes to `sink` if given.
-    fn play(cfg: Self::Config, bots: [&Bot<Self::Strategy>; 2], seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord;
+    /// Plays one match with the `seats` bots in seat order; every event goes to `sink`
+    /// if given.
+    fn play(cfg: Self::Config, seats: &Seated<Self::Strategy>, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord;
 }
 
-/// The registry entry of a two-player real-time game.
+/// The registry entry of a real-time game.
 pub struct RealtimeEntry<G>(PhantomData<fn() -> G>);
 
 impl<G> RealtimeEntry<G> {
@@ -51,7 +54,7 @@ impl<G> Default for RealtimeEntry<G> {
     }
 }
 
-impl<G: TwoPlayerRealtime> GameEntry for RealtimeEntry<G> {
+impl<G: RealtimeGame> GameEntry for RealtimeEntry<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -59,7 +62,7 @@ impl<G: TwoPlayerRealtime> GameEntry for RealtimeEntry<G> {
         G::ABOUT
     }
     fn players(&self) -> (usize, usize) {
-        (2, 2)
+        G::PLAYERS
     }
     fn real_time(&self) -> bool {
         true
@@ -82,38 +85,39 @@ impl<G: TwoPlayerRealtime> GameEntry for RealtimeEntry<G> {
     }
 }
 
-/// Two bots of a real-time game under one set of rules.
-pub struct RealtimeMatch<G: TwoPlayerRealtime> {
+/// The bots of a real-time game under one set of rules.
+pub struct RealtimeMatch<G: RealtimeGame> {
     /// Rules in force.
     pub cfg: G::Config,
     /// Bots in bot order.
     pub bots: Vec<Bot<G::Strategy>>,
 }
 
-impl<G: TwoPlayerRealtime> RealtimeMatch<G> {
-    fn seated(&self, seat_bots: &[usize]) -> [&Bot<G::Strategy>; 2] {
-        [&self.bots[seat_bots[0]], &self.bots[seat_bots[1]]]
+impl<G: RealtimeGame> RealtimeMatch<G> {
+    /// The bots in seat order: `seat_bots[s]` is the bot in seat `s`.
+    fn seated(&self, seat_bots: &[usize]) -> Seated<'_, G::Strategy> {
+        seat_bots.iter().map(|&b| &self.bots[b]).collect()
     }
 }
 
-impl<G: TwoPlayerRealtime> MatchGame for RealtimeMatch<G> {
+impl<G: RealtimeGame> MatchGame for RealtimeMatch<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
     fn seats(&self) -> usize {
-        2
+        self.bots.len()
     }
     fn metrics(&self) -> &'static [MetricDef] {
         G::metrics()
     }
     fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord {
-        G::play(self.cfg, self.seated(seat_bots), seeds, None)
+        G::play(self.cfg, &self.seated(seat_bots), seeds, None)
     }
 }
 
-impl<G: TwoPlayerRealtime> TracedGame for RealtimeMatch<G> {
+impl<G: RealtimeGame> TracedGame for RealtimeMatch<G> {
     fn trace(&self, seat_bots: &[usize], seeds: &MatchSeeds, sink: &mut dyn TraceSink) -> MatchRecord {
-        G::play(self.cfg, self.seated(seat_bots), seeds, Some(sink))
+        G::play(self.cfg, &self.seated(seat_bots), seeds, Some(sink))
     }
     fn as_match_game(&self) -> &dyn MatchGame {
         self

@@ -6,38 +6,45 @@
 //! only, so aimless moves cannot keep a round alive (design notes section 2).
 //!
 //! Time is in integer microseconds. Exact ties are broken by the match's generator
-//! (SPIT-RT-1). Nothing here allocates.
+//! (SPIT-RT-1). Nothing here allocates. A table seats up to [`MAX_PLAYERS`] players.
+//!
+//! **Rules and policy are apart.** The engine owns the rules ([`RealtimeRules`]: legal
+//! actions, landing, stalls, synchronised events) and the time; the bots
+//! ([`Seated`], each a strategy behind [`RealtimePolicy`] plus a reaction model) only
+//! choose, from a view of the state, when the engine or the game's match loop asks
+//! them: a move when their hand is idle, and the answer to a decision the rules put
+//! ([`RealtimeRules::sync_decision`] before a synchronised event; a game's match loop
+//! may ask its own, e.g. Spit's slap at the end of a round). Rules never call a
+//! strategy. Each answer is drawn from the player's own stream.
+//!
+//! **What is in flight.** A player's hand holds one `Copy` action ([`Hand`]), whatever
+//! it carries: one card, or a stack moved from one pile to another. The engine never
+//! looks inside: the game decides in [`RealtimeRules::lift`] what leaves its place when
+//! the action starts and in [`RealtimeRules::put_back`] how it returns. A game that
+//! moves a stack names its source in the action (pile and depth), marks those cards
+//! as held at `lift` (e.g. a count of held cards on the pile, or the pile locked, so
+//! that nobody else can build on or take them) and leaves them where they lie; `land`
+//! re-checks the target at the landing time and then moves the whole stack at once,
+//! or returns [`Landing::Rejected`]. A rejected action keeps its cards in the hand for
+//! a `Return` movement, after which the engine calls `put_back`, which clears the mark
+//! (the cards never left). The same `put_back` undoes an action called off at a stall,
+//! a round end or an abort, and the engine's stall check imagines aimless actions in
+//! flight undone with it, so `lift` and `put_back` must be exact inverses.
 
 pub mod engine;
 pub mod entry;
 pub mod pile;
+pub mod policy;
 
-pub use entry::{RealtimeEntry, RealtimeMatch, TwoPlayerRealtime};
-pub use engine::{after, play_round, MatchRngs, EngineEvent, EngineObserver, Hand, MatchObserver, Landing, RealtimeRules, RoundCounts, RoundEnd, Stall, Micros, ActionList, MAX_PLAYERS, MAX_ACTIONS};
+pub use engine::{
+    after, play_round, synchronise, ActionList, EngineEvent, EngineObserver, Hand, Landing, MatchObserver, MatchRngs, Micros, RealtimeRules, RoundCounts,
+    RoundEnd, Stall, MAX_ACTIONS, MAX_PLAYERS,
+};
+pub use entry::{RealtimeEntry, RealtimeGame, RealtimeMatch};
 pub use pile::Pile;
+pub use policy::{build_bots, Bot, NoDecision, RealtimePolicy, Seated};
 
-use crate::bot::BotSpec;
-use crate::games::Registered;
-use crate::reaction::{Preset, ReactionModel};
+use crate::reaction::Preset;
 
 /// Reaction preset of a bot given without `@PRESET`.
 pub const DEFAULT_PRESET: Preset = Preset::Casual;
-
-/// A real-time bot: a game's strategy plus a reaction model.
-pub struct Bot<S: ?Sized> {
-    /// The policy.
-    pub strategy: Box<S>,
-    /// Its reaction times.
-    pub reaction: ReactionModel,
-}
-
-/// Builds the bots of `specs` from a game's strategy registry (names already checked).
-pub fn build_bots<S: ?Sized>(specs: &[BotSpec], registry: &[Registered<S>]) -> Result<Vec<Bot<S>>, String> {
-    specs
-        .iter()
-        .map(|b| {
-            let entry = registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?;
-            Ok(Bot { strategy: (entry.make)(), reaction: b.reaction(DEFAULT_PRESET) })
-        })
-        .collect()
-}

@@ -1,12 +1,12 @@
 //! Speed as the command line and the runner see it.
 
 use super::config::{SpeedConfig, SPEED_FLAGS};
-use super::game::{play_match, SpeedOutcome};
+use super::game::{play_match, SpeedOutcome, SpeedSeats};
 use super::rules::SpeedRules;
 use super::strategies::{SpeedStrategy, REGISTRY};
 use super::trace::SpeedTracer;
 use crate::games::Registered;
-use crate::realtime::{Bot, RealtimeEntry, TwoPlayerRealtime};
+use crate::realtime::{RealtimeEntry, RealtimeGame};
 use crate::rng::MatchSeeds;
 use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
 use crate::settings::{FlagDef, Settings};
@@ -34,7 +34,7 @@ fn record(out: SpeedOutcome) -> MatchRecord {
     MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics }
 }
 
-impl TwoPlayerRealtime for Speed {
+impl RealtimeGame for Speed {
     type Config = SpeedConfig;
     type Strategy = dyn SpeedStrategy;
     const NAME: &'static str = "speed";
@@ -53,11 +53,11 @@ impl TwoPlayerRealtime for Speed {
     fn config(settings: &Settings) -> SpeedConfig {
         SpeedConfig::from_settings(settings)
     }
-    fn play(cfg: SpeedConfig, bots: [&Bot<dyn SpeedStrategy>; 2], seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
-        let rules = SpeedRules { cfg, bots };
+    fn play(cfg: SpeedConfig, seats: &SpeedSeats, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
+        let rules = SpeedRules { cfg };
         record(match sink {
-            None => play_match(&rules, seeds, &mut ()),
-            Some(sink) => play_match(&rules, seeds, &mut SpeedTracer::new(sink)),
+            None => play_match(&rules, seats, seeds, &mut ()),
+            Some(sink) => play_match(&rules, seats, seeds, &mut SpeedTracer::new(sink)),
         })
     }
 }

@@ -5,7 +5,8 @@
 use super::config::{ScoreCounts, SpeedConfig};
 use super::rules::{SpeedAction, SpeedRules};
 use super::state::{PlayerCards, SpeedState};
-use crate::realtime::{play_round, MatchObserver, MatchRngs, Micros, RoundCounts, MAX_PLAYERS};
+use super::strategies::SpeedStrategy;
+use crate::realtime::{play_round, MatchObserver, MatchRngs, Micros, RoundCounts, Seated, MAX_PLAYERS};
 use crate::rng::MatchSeeds;
 
 /// Why a deal ended.
@@ -102,9 +103,13 @@ pub fn fewer_cards_wins(s: &SpeedState) -> Option<usize> {
     }
 }
 
-/// Plays a whole match. Every shuffle and hidden card comes from the deal's seeds, the
-/// same in every seating; reactions and the bots' dice from the players' streams.
-pub fn play_match<O: SpeedObserver>(rules: &SpeedRules, seeds: &MatchSeeds, obs: &mut O) -> SpeedOutcome {
+/// The bots of a Speed match in seat order.
+pub type SpeedSeats<'a> = Seated<'a, dyn SpeedStrategy>;
+
+/// Plays a whole match between the two `seats` bots. Every shuffle and hidden card comes
+/// from the deal's seeds, the same in every seating; reactions and the bots' dice from
+/// the players' streams.
+pub fn play_match<O: SpeedObserver>(rules: &SpeedRules, seats: &SpeedSeats, seeds: &MatchSeeds, obs: &mut O) -> SpeedOutcome {
     let cfg: SpeedConfig = rules.cfg;
     let mut rngs = MatchRngs::new(seeds);
     let mut out = SpeedOutcome::default();
@@ -122,7 +127,7 @@ pub fn play_match<O: SpeedObserver>(rules: &SpeedRules, seeds: &MatchSeeds, obs:
         obs.on_match_event(now, SpeedEvent::Opening, &s);
         let mut busy = [false; MAX_PLAYERS];
         busy[..2].fill(true);
-        let end = play_round(rules, &mut s, now, busy, &mut budget, &mut out.counts, &mut rngs, obs);
+        let end = play_round(rules, seats, &mut s, now, busy, &mut budget, &mut out.counts, &mut rngs, obs);
         now = end.time;
         if end.capped {
             out.capped = true;

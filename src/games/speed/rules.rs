@@ -3,11 +3,9 @@
 
 use super::config::SpeedConfig;
 use super::state::SpeedState;
-use super::strategies::SpeedBot;
-use super::view::SpeedView;
 use crate::cards::{ranks_adjacent_circular, ranks_adjacent_straight, Card, CardSet};
-use crate::reaction::{Motion, ReactionModel};
-use crate::realtime::{ActionList, Landing, MatchRngs, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::reaction::Motion;
+use crate::realtime::{ActionList, Landing, Micros, NoDecision, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 
 /// One action of one player (SPEED-RT-1). Piles are 0-based indices.
@@ -63,25 +61,18 @@ pub fn legal_actions(cfg: &SpeedConfig, s: &SpeedState, p: usize, out: &mut Acti
     }
 }
 
-/// The rules of one Speed deal with its two bots in seat order.
-pub struct SpeedRules<'a> {
+/// The rules of a Speed match.
+#[derive(Clone, Copy, Debug)]
+pub struct SpeedRules {
     /// Rules in force.
     pub cfg: SpeedConfig,
-    /// Bot in each seat.
-    pub bots: [&'a SpeedBot; 2],
 }
 
-impl RealtimeRules for SpeedRules<'_> {
+impl RealtimeRules for SpeedRules {
     type State = SpeedState;
     type Action = SpeedAction;
-
-    fn players(&self) -> usize {
-        2
-    }
-
-    fn reaction(&self, p: usize) -> &ReactionModel {
-        &self.bots[p].reaction
-    }
+    type Decision = NoDecision;
+    type Choice = NoDecision;
 
     fn legal(&self, s: &SpeedState, p: usize, out: &mut ActionList<SpeedAction>) {
         legal_actions(&self.cfg, s, p, out);
@@ -108,10 +99,6 @@ impl RealtimeRules for SpeedRules<'_> {
         s.players[p].hand.len().max(1)
     }
 
-    fn choose(&self, s: &SpeedState, p: usize, legal: &[SpeedAction], rng: &mut SimRng) -> Option<SpeedAction> {
-        self.bots[p].strategy.choose(&SpeedView::new(s, p, &self.cfg), legal, rng)
-    }
-
     /// A played card leaves the hand at once. A drawn card stays in the stock until it
     /// reaches the hand: it is face-down on the way, so which card it is is decided at
     /// landing (deferred decision), and only the owner touches his stock.
@@ -123,7 +110,7 @@ impl RealtimeRules for SpeedRules<'_> {
         }
     }
 
-    fn land(&self, s: &mut SpeedState, p: usize, a: SpeedAction) -> Landing {
+    fn land(&self, s: &mut SpeedState, p: usize, a: SpeedAction, _: Micros) -> Landing {
         match a {
             SpeedAction::Play { card, pile } => {
                 let j = pile as usize;
@@ -154,7 +141,7 @@ impl RealtimeRules for SpeedRules<'_> {
         }
     }
 
-    fn still_legal(&self, s: &SpeedState, _: usize, a: SpeedAction) -> bool {
+    fn still_legal(&self, s: &SpeedState, _: usize, a: SpeedAction, _: Micros) -> bool {
         match a {
             SpeedAction::Play { card, pile } => s.centre[pile as usize].top.is_some_and(|t| playable_on(&self.cfg, card, t)),
             SpeedAction::Draw => true,
@@ -176,7 +163,7 @@ impl RealtimeRules for SpeedRules<'_> {
 
     /// Side pile `j` turns one card onto centre pile `j`; player `j` turns it, and both
     /// turns happen at the same instant (SPEED-STALL-1, SPEED-AMB-3).
-    fn synchronise(&self, s: &mut SpeedState, _: &mut MatchRngs) -> [bool; MAX_PLAYERS] {
+    fn synchronise(&self, s: &mut SpeedState, _: &[Option<NoDecision>; MAX_PLAYERS], _: &mut SimRng) -> [bool; MAX_PLAYERS] {
         if s.side.iter().all(|x| x.is_empty()) {
             s.recycle();
         }

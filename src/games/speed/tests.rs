@@ -13,7 +13,7 @@ use super::view::SpeedView;
 use crate::bot::BotSpec;
 use crate::cards::{Card, CardSet};
 use crate::reaction::Motion;
-use crate::realtime::{build_bots, ActionList, EngineEvent, EngineObserver, Landing, Micros, Pile, RealtimeRules, Stall};
+use crate::realtime::{build_bots, synchronise, ActionList, EngineEvent, EngineObserver, Landing, Micros, Pile, RealtimeRules, Seated, Stall};
 use crate::rng::{rng_from, SimRng};
 use crate::settings::Settings;
 use rand::RngExt;
@@ -140,9 +140,10 @@ fn speed_start_1_middle_cards_turn_up_together_then_hands_rest() {
     // hands busy for 200 ms and nobody can act before.
     let cfg = SpeedConfig::default();
     let b = bots(&["greedy@machine", "greedy@machine"]);
-    let rules = SpeedRules { cfg, bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg };
+    let seats = Seated::new(&[&b[0], &b[1]]);
     let mut rec = Recorder::default();
-    play_match(&rules, &MatchSeeds::of_deal(3), &mut rec);
+    play_match(&rules, &seats, &MatchSeeds::of_deal(3), &mut rec);
     assert_eq!(rec.tops_before_opening, [None, None], "SPEED-START-1: middle cards stay face-down until the opening");
     assert_eq!(rec.opening, Some(0));
     let first = rec.starts.iter().map(|x| x.0).min().unwrap();
@@ -165,16 +166,15 @@ fn speed_play_1_adjacent_ranks_with_and_without_wrap() {
 #[test]
 fn speed_play_1_first_touch_wins_and_the_later_card_goes_back_to_the_hand() {
     let mut rng = rng_from(2);
-    let b = bots(&["greedy@skilled", "greedy@skilled"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default(), bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg: SpeedConfig::default() };
     let mut s = position([&[c(6, 0), c(10, 0)], &[c(8, 0), c(10, 1)]], [c(7, 1), c(2, 1)], [10, 10], &mut rng);
     let (six, eight) = (SpeedAction::Play { card: c(6, 0), pile: 0 }, SpeedAction::Play { card: c(8, 0), pile: 0 });
     rules.lift(&mut s, 0, six);
     rules.lift(&mut s, 1, eight);
     assert_eq!(s.players[1].hand_count(), 2, "the card in flight still counts against the hand limit");
-    assert_eq!(rules.land(&mut s, 0, six), Landing::Placed, "SPEED-PLAY-1: 6 on 7");
-    assert!(!rules.still_legal(&s, 1, eight));
-    assert_eq!(rules.land(&mut s, 1, eight), Landing::Rejected, "SPEED-PLAY-1: 8 no longer fits the 6 that touched first");
+    assert_eq!(rules.land(&mut s, 0, six, 0), Landing::Placed, "SPEED-PLAY-1: 6 on 7");
+    assert!(!rules.still_legal(&s, 1, eight, 0));
+    assert_eq!(rules.land(&mut s, 1, eight, 0), Landing::Rejected, "SPEED-PLAY-1: 8 no longer fits the 6 that touched first");
     rules.put_back(&mut s, 1, eight);
     assert_eq!(s.players[1].hand, set(&[c(8, 0), c(10, 1)]), "SPEED-PLAY-1: the rejected card is back in the hand");
     assert_eq!(s.centre[0].top, Some(c(6, 0)));
@@ -184,8 +184,7 @@ fn speed_play_1_first_touch_wins_and_the_later_card_goes_back_to_the_hand() {
 #[test]
 fn speed_play_2_draw_only_below_five_cards_with_a_stock() {
     let mut rng = rng_from(3);
-    let b = bots(&["greedy", "greedy"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default(), bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg: SpeedConfig::default() };
     let five = [c(5, 0), c(5, 1), c(5, 2), c(5, 3), c(9, 0)];
     let four = [c(6, 0), c(6, 1), c(6, 2), c(6, 3)];
     let mut s = position([&five, &four], [c(12, 0), c(2, 1)], [10, 0], &mut rng);
@@ -195,7 +194,7 @@ fn speed_play_2_draw_only_below_five_cards_with_a_stock() {
     s.players[0].stock.insert(c(9, 0));
     assert_eq!(legal(&rules.cfg, &s, 0), [SpeedAction::Draw], "SPEED-PLAY-2: four cards and a stock: draw");
     rules.lift(&mut s, 0, SpeedAction::Draw);
-    assert_eq!(rules.land(&mut s, 0, SpeedAction::Draw), Landing::Placed);
+    assert_eq!(rules.land(&mut s, 0, SpeedAction::Draw, 0), Landing::Placed);
     assert_eq!((s.players[0].hand.len(), s.players[0].stock.len()), (5, 10), "SPEED-PLAY-2: one draw moves one card");
     assert_eq!(s.census(), (CardSet::FULL, 52));
 }
@@ -203,13 +202,14 @@ fn speed_play_2_draw_only_below_five_cards_with_a_stock() {
 #[test]
 fn speed_rt_1_one_hand_one_card_with_play_and_draw_motions() {
     let b = bots(&["random@skilled", "greedy@novice"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default(), bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let seats = Seated::new(&[&b[0], &b[1]]);
     assert_eq!(rules.motion(SpeedAction::Play { card: c(1, 0), pile: 0 }), Motion::Play, "SPEED-RT-1: PLAY motion");
     assert_eq!(rules.motion(SpeedAction::Draw), Motion::Draw, "SPEED-RT-1: DRAW motion");
     let (mut plays, mut draws) = (0, 0);
     for seed in 0..200 {
         let mut rec = Recorder::default();
-        let out = play_match(&rules, &MatchSeeds::of_deal(seed), &mut rec);
+        let out = play_match(&rules, &seats, &MatchSeeds::of_deal(seed), &mut rec);
         assert!(!out.capped);
         plays += rec.starts.iter().filter(|x| matches!(x.2, SpeedAction::Play { .. })).count();
         draws += rec.starts.iter().filter(|x| x.2 == SpeedAction::Draw).count();
@@ -221,7 +221,8 @@ fn speed_rt_1_one_hand_one_card_with_play_and_draw_motions() {
 fn speed_stall_1_stuck_only_with_a_full_hand_or_an_empty_stock_then_side_piles_turn() {
     let mut rng = rng_from(4);
     let b = bots(&["greedy", "greedy"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default(), bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let seats = Seated::new(&[&b[0], &b[1]]);
     // No hand card fits K or 2 with wrap... except A and 3 and Q: hands avoid them.
     let p0 = [c(5, 0), c(5, 1), c(6, 2), c(7, 3), c(9, 0)];
     let p1 = [c(5, 2), c(6, 0), c(7, 1)];
@@ -230,7 +231,7 @@ fn speed_stall_1_stuck_only_with_a_full_hand_or_an_empty_stock_then_side_piles_t
     assert!(!rules.has_progress(&s, 1), "SPEED-STALL-1: an empty stock and no play is stuck");
     assert_eq!(rules.stall(&s), Stall::Synchronised);
     let before = s;
-    let took_part = rules.synchronise(&mut s, &mut MatchRngs::of_deal(rng.random()));
+    let took_part = synchronise(&rules, &seats, &mut s, &mut MatchRngs::of_deal(rng.random()));
     assert_eq!(&took_part[..2], [true, true], "SPEED-STALL-1: both players turn a side card at once");
     for j in 0..2 {
         assert_eq!(s.side[j].len() + 1, before.side[j].len(), "SPEED-STALL-1: one card from each side pile");
@@ -246,7 +247,8 @@ fn speed_stall_1_stuck_only_with_a_full_hand_or_an_empty_stock_then_side_piles_t
 #[test]
 fn speed_stall_2_side_piles_reformed_from_the_centre_under_the_tops() {
     let b = bots(&["greedy", "greedy"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default(), bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let seats = Seated::new(&[&b[0], &b[1]]);
     let mut splits = [0u32; 2];
     for seed in 0..40 {
         let mut rng = rng_from(seed);
@@ -270,7 +272,7 @@ fn speed_stall_2_side_piles_reformed_from_the_centre_under_the_tops() {
         let pool = CardSet(s.centre[0].cards.0 | s.centre[1].cards.0) ;
         assert_eq!(s.recyclable(), 5);
         assert_eq!(rules.stall(&s), Stall::Synchronised, "SPEED-STALL-2: empty side piles are re-formed");
-        rules.synchronise(&mut s, &mut MatchRngs::of_deal(rng.random()));
+        synchronise(&rules, &seats, &mut s, &mut MatchRngs::of_deal(rng.random()));
         assert_eq!(s.recycles, 1);
         let side = [s.side[0].len(), s.side[1].len()];
         assert!(side == [1, 2] || side == [2, 1], "SPEED-STALL-2: 5 cards split 3/2, one turned from each: {side:?}");
@@ -289,8 +291,7 @@ fn speed_stall_2_side_piles_reformed_from_the_centre_under_the_tops() {
 #[test]
 fn speed_stall_2_nothing_to_recycle_ends_the_deal_and_fewer_cards_win() {
     let mut rng = rng_from(5);
-    let b = bots(&["greedy", "greedy"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default(), bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg: SpeedConfig::default() };
     let mut s = position([&[c(5, 0), c(5, 1)], &[c(5, 2)]], [c(13, 1), c(2, 1)], [0, 0], &mut rng);
     for x in s.side[0].union(s.side[1]).iter() {
         s.players[0].stock.insert(x);
@@ -313,15 +314,14 @@ fn speed_stall_2_nothing_to_recycle_ends_the_deal_and_fewer_cards_win() {
 #[test]
 fn speed_win_1_the_last_card_played_ends_the_deal() {
     let mut rng = rng_from(6);
-    let b = bots(&["greedy", "greedy"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default(), bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg: SpeedConfig::default() };
     let mut s = position([&[c(6, 0), c(9, 0)], &[c(5, 1)]], [c(7, 1), c(10, 1)], [0, 3], &mut rng);
     let six = SpeedAction::Play { card: c(6, 0), pile: 0 };
     rules.lift(&mut s, 0, six);
-    assert_eq!(rules.land(&mut s, 0, six), Landing::Placed, "SPEED-WIN-1: a card left in hand");
+    assert_eq!(rules.land(&mut s, 0, six, 0), Landing::Placed, "SPEED-WIN-1: a card left in hand");
     let nine = SpeedAction::Play { card: c(9, 0), pile: 1 };
     rules.lift(&mut s, 0, nine);
-    assert_eq!(rules.land(&mut s, 0, nine), Landing::RoundOver, "SPEED-WIN-1: hand and stock empty wins the deal");
+    assert_eq!(rules.land(&mut s, 0, nine, 0), Landing::RoundOver, "SPEED-WIN-1: hand and stock empty wins the deal");
     assert_eq!(s.players[0].count(), 0);
 }
 
@@ -335,11 +335,12 @@ fn speed_score_1_points_per_card_and_the_target() {
     // Matches to 10 points: several fresh deals, the winner reaches the target first.
     let cfg = SpeedConfig { target: 10, score_counts: ScoreCounts::HandAndStock, ..cfg };
     let b = bots(&["smart@skilled", "greedy@casual"]);
-    let rules = SpeedRules { cfg, bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg };
+    let seats = Seated::new(&[&b[0], &b[1]]);
     let mut multi = 0;
     for seed in 0..100 {
         let mut checker = InvariantChecker::new(cfg);
-        let out = play_match(&rules, &MatchSeeds::of_deal(seed), &mut checker);
+        let out = play_match(&rules, &seats, &MatchSeeds::of_deal(seed), &mut checker);
         let w = out.winner.expect("SPEED-SCORE-1: a target match has a winner");
         assert!(out.points[w] >= 10 && out.points[1 - w] < 10, "SPEED-SCORE-1: points {:?}", out.points);
         assert_eq!(out.margin(), out.points[w] - out.points[1 - w]);
@@ -372,9 +373,10 @@ fn speed_inv_1_and_rule_invariants_hold_after_every_event_of_random_matches() {
         let spec = |rng: &mut SimRng| format!("{}@{}", names[rng.random_range(0..3)], presets[rng.random_range(0..5)]);
         let (a, b) = (spec(&mut rng), spec(&mut rng));
         let bots = bots(&[&a, &b]);
-        let rules = SpeedRules { cfg, bots: [&bots[0], &bots[1]] };
+        let rules = SpeedRules { cfg };
+        let seats = Seated::new(&[&bots[0], &bots[1]]);
         let mut checker = InvariantChecker::new(cfg);
-        let out = play_match(&rules, &MatchSeeds::of_deal(i), &mut checker);
+        let out = play_match(&rules, &seats, &MatchSeeds::of_deal(i), &mut checker);
         assert!(!out.capped, "match {i} ({a} vs {b}, {cfg:?}) hit the cap");
         events += checker.events;
         recycles += checker.recycles;
@@ -415,9 +417,10 @@ fn the_state_is_small() {
 #[test]
 fn a_match_replays_from_its_seeds() {
     let b = bots(&["smart@skilled", "random@expert"]);
-    let rules = SpeedRules { cfg: SpeedConfig { target: 8, ..SpeedConfig::default() }, bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg: SpeedConfig { target: 8, ..SpeedConfig::default() } };
+    let seats = Seated::new(&[&b[0], &b[1]]);
     for seed in 0..20 {
-        assert_eq!(play_match(&rules, &MatchSeeds::of_deal(seed), &mut ()), play_match(&rules, &MatchSeeds::of_deal(seed), &mut ()));
+        assert_eq!(play_match(&rules, &seats, &MatchSeeds::of_deal(seed), &mut ()), play_match(&rules, &seats, &MatchSeeds::of_deal(seed), &mut ()));
     }
 }
 
@@ -448,10 +451,11 @@ fn speed_stall_2_a_fruitless_pass_ends_real_deals_with_straight_ranks() {
     let sets = ["speed.wrap=false".to_string(), "speed.side_pile_size=5".to_string()];
     let cfg = SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &sets).unwrap());
     let b = bots(&["random@casual", "random@casual"]);
-    let rules = SpeedRules { cfg, bots: [&b[0], &b[1]] };
+    let rules = SpeedRules { cfg };
+    let seats = Seated::new(&[&b[0], &b[1]]);
     let found = (0..30_000u64).find(|&i| {
         let mut checker = InvariantChecker::new(cfg);
-        let out = play_match(&rules, &MatchSeeds::of_deal(i), &mut checker);
+        let out = play_match(&rules, &seats, &MatchSeeds::of_deal(i), &mut checker);
         assert!(!out.capped);
         checker.endings[2] > 0
     });

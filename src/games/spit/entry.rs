@@ -1,12 +1,12 @@
 //! Spit as the command line and the runner see it.
 
 use super::config::{SpitConfig, SPIT_FLAGS};
-use super::game::{play_match, SpitOutcome};
+use super::game::{play_match, SpitOutcome, SpitSeats};
 use super::rules::SpitRules;
 use super::strategies::{SpitStrategy, REGISTRY};
 use super::trace::SpitTracer;
 use crate::games::Registered;
-use crate::realtime::{Bot, RealtimeEntry, TwoPlayerRealtime};
+use crate::realtime::{RealtimeEntry, RealtimeGame};
 use crate::rng::MatchSeeds;
 use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
 use crate::settings::{FlagDef, Settings};
@@ -34,7 +34,7 @@ fn record(out: SpitOutcome) -> MatchRecord {
     MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics }
 }
 
-impl TwoPlayerRealtime for Spit {
+impl RealtimeGame for Spit {
     type Config = SpitConfig;
     type Strategy = dyn SpitStrategy;
     const NAME: &'static str = "spit";
@@ -53,11 +53,11 @@ impl TwoPlayerRealtime for Spit {
     fn config(settings: &Settings) -> SpitConfig {
         SpitConfig::from_settings(settings)
     }
-    fn play(cfg: SpitConfig, bots: [&Bot<dyn SpitStrategy>; 2], seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
-        let rules = SpitRules { cfg, bots };
+    fn play(cfg: SpitConfig, seats: &SpitSeats, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
+        let rules = SpitRules { cfg };
         record(match sink {
-            None => play_match(&rules, seeds, &mut ()),
-            Some(sink) => play_match(&rules, seeds, &mut SpitTracer::new(sink, cfg)),
+            None => play_match(&rules, seats, seeds, &mut ()),
+            Some(sink) => play_match(&rules, seats, seeds, &mut SpitTracer::new(sink, cfg)),
         })
     }
 }

@@ -2,11 +2,11 @@
 //! redeal, and the standard or points ending (spit.md sections 2 and 6-8).
 
 use super::config::{Allocation, PointsMode, Scoring, SpitConfig, POINTS_TO_END};
-use super::rules::{SpitAction, SpitRules};
+use super::rules::{SpitAction, SpitDecision, SpitRules};
 use super::state::{deal_layout, SpitState};
-use super::view::SpitView;
+use super::strategies::SpitStrategy;
 use crate::cards::{deal_split, CardSet};
-use crate::realtime::{after, play_round, MatchObserver, MatchRngs, Micros, RoundCounts, MAX_PLAYERS};
+use crate::realtime::{after, play_round, MatchObserver, MatchRngs, Micros, RoundCounts, Seated, MAX_PLAYERS};
 use crate::rng::{ChanceKey, MatchSeeds, SimRng};
 use rand::RngExt;
 
@@ -87,12 +87,15 @@ pub(crate) fn opening_flip(s: &mut SpitState) -> [bool; MAX_PLAYERS] {
     flipped
 }
 
+/// The bots of a Spit match in seat order.
+pub type SpitSeats<'a> = Seated<'a, dyn SpitStrategy>;
+
 /// Shares out the spit piles at the end of a two-pile round: returns which pile each
 /// player takes, and the time the allocation is settled.
-pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, first_out: Option<usize>, rngs: &mut MatchRngs, obs: &mut O) -> ([usize; 2], Micros) {
+pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, seats: &SpitSeats, s: &SpitState, end: Micros, first_out: Option<usize>, rngs: &mut MatchRngs, obs: &mut O) -> ([usize; 2], Micros) {
     if let (Allocation::FirstOutChooses, Some(p)) = (rules.cfg.allocation, first_out) {
         // SPIT-SLAP-3: the first-out player gives one pile away and takes the other.
-        let given = rules.bots[p].strategy.give_away(&SpitView::new(s, p, &rules.cfg), &mut rngs.players[p]) & 1;
+        let given = seats.decide(rules, s, p, SpitDecision::GiveAway, &mut rngs.players[p]) & 1;
         obs.on_match_event(end, SpitEvent::GiveAway { player: p, pile: given }, s);
         let mut took = [0; 2];
         took[p] = 1 - given;
@@ -103,8 +106,8 @@ pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, 
     let mut slaps = [(0u64, 0usize); 2];
     for (p, slap) in slaps.iter_mut().enumerate() {
         let rng = &mut rngs.players[p];
-        let target = rules.bots[p].strategy.slap_target(&SpitView::new(s, p, &rules.cfg), rng) & 1;
-        *slap = (after(end, rules.bots[p].reaction.slap_time(rng)), target);
+        let target = seats.decide(rules, s, p, SpitDecision::Slap, rng) & 1;
+        *slap = (after(end, seats.reaction(p).slap_time(rng)), target);
     }
     let first = match slaps[0].0.cmp(&slaps[1].0) {
         std::cmp::Ordering::Less => 0,
@@ -122,7 +125,8 @@ pub(crate) fn allocate_piles<O: SpitObserver>(rules: &SpitRules, s: &SpitState, 
 
 /// New holdings after a round (SPIT-REDEAL-1, SPIT-SHORT-4, SPIT-SHORT-5), with the
 /// pile each player took, and the time play may resume.
-pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Micros, reason: RoundEndReason, rngs: &mut MatchRngs, obs: &mut O) -> ([CardSet; 2], [Option<usize>; 2], Micros) {
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, seats: &SpitSeats, s: &SpitState, end: Micros, reason: RoundEndReason, rngs: &mut MatchRngs, obs: &mut O) -> ([CardSet; 2], [Option<usize>; 2], Micros) {
     let own = [s.players[0].all_cards(), s.players[1].all_cards()];
     let mut took = [None; 2];
     let mut resume = end;
@@ -140,7 +144,7 @@ pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Mi
         took[1 - first_out] = Some(long);
     } else {
         let first_out = if let RoundEndReason::WentOut(p) = reason { Some(p) } else { None };
-        let (piles, at) = allocate_piles(rules, s, end, first_out, rngs, obs);
+        let (piles, at) = allocate_piles(rules, seats, s, end, first_out, rngs, obs);
         took = [Some(piles[0]), Some(piles[1])];
         resume = at;
     }
@@ -153,10 +157,11 @@ pub(crate) fn collect<O: SpitObserver>(rules: &SpitRules, s: &SpitState, end: Mi
     (holdings, took, resume)
 }
 
-/// Plays a whole match. The cards (every deal, every hidden card) come from the deal's
-/// seeds, the same in every seating; reactions and the bots' dice from the players'
-/// streams; the slap tie and the order of simultaneous spits from public chance.
-pub fn play_match<O: SpitObserver>(rules: &SpitRules, seeds: &MatchSeeds, obs: &mut O) -> SpitOutcome {
+/// Plays a whole match between the two `seats` bots. The cards (every deal, every
+/// hidden card) come from the deal's seeds, the same in every seating; reactions and
+/// the bots' dice from the players' streams; the slap tie and the order of simultaneous
+/// spits from public chance.
+pub fn play_match<O: SpitObserver>(rules: &SpitRules, seats: &SpitSeats, seeds: &MatchSeeds, obs: &mut O) -> SpitOutcome {
     let cfg: SpitConfig = rules.cfg;
     let mut rngs = MatchRngs::new(seeds);
     let fresh = |r: &mut SimRng| {
@@ -181,7 +186,7 @@ pub fn play_match<O: SpitObserver>(rules: &SpitRules, seeds: &MatchSeeds, obs: &
         fresh_next = false;
         let busy = opening_flip(&mut s);
         obs.on_match_event(now, SpitEvent::Opening, &s);
-        let end = play_round(rules, &mut s, now, busy, &mut budget, &mut out.counts, &mut rngs, obs);
+        let end = play_round(rules, seats, &mut s, now, busy, &mut budget, &mut out.counts, &mut rngs, obs);
         now = end.time;
         if end.capped {
             out.capped = true;
@@ -201,7 +206,7 @@ pub fn play_match<O: SpitObserver>(rules: &SpitRules, seeds: &MatchSeeds, obs: &
                 points[p] += unplayed[p];
             }
         } else {
-            let (new, took, resume) = collect(rules, &s, now, reason, &mut rngs, obs);
+            let (new, took, resume) = collect(rules, seats, &s, now, reason, &mut rngs, obs);
             now = resume;
             holdings = new;
             obs.on_match_event(now, SpitEvent::Collected { holdings: [new[0].len(), new[1].len()], took }, &s);

@@ -3,11 +3,9 @@
 
 use super::config::{PlayTarget, SpitConfig, SpitTarget};
 use super::state::{SpitState, MAX_SLOTS};
-use super::strategies::SpitBot;
-use super::view::SpitView;
 use crate::cards::{ranks_adjacent_circular, Card};
-use crate::reaction::{Motion, ReactionModel};
-use crate::realtime::{ActionList, Landing, MatchRngs, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::reaction::Motion;
+use crate::realtime::{ActionList, Landing, Micros, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 use rand::RngExt;
 
@@ -78,42 +76,52 @@ pub fn is_progress(s: &SpitState, p: usize, a: SpitAction) -> bool {
     }
 }
 
-/// The rules of one Spit match with its two bots in seat order.
-pub struct SpitRules<'a> {
-    /// Rules in force.
-    pub cfg: SpitConfig,
-    /// Bot in each seat.
-    pub bots: [&'a SpitBot; 2],
+/// A question the Spit rules put to a player; he answers with a pile (0 or 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpitDecision {
+    /// The pile his stall spit goes onto under `spit.stall_spit_target=any`
+    /// (SPIT-STALL-3), asked before any spit card of the stall moves.
+    SpitPile,
+    /// The pile he slaps at the end of a two-pile round (SPIT-SLAP-1).
+    Slap,
+    /// The pile the first-out player gives away under
+    /// `spit.round_end_allocation=first_out_chooses` (SPIT-SLAP-3).
+    GiveAway,
 }
 
-impl SpitRules<'_> {
-    /// Pile that player `p` spits onto at a stall (SPIT-STALL-3, SPIT-STALL-4), chosen
-    /// on the state `s` as it was before any spit card of this stall moved.
-    fn stall_target(&self, s: &SpitState, p: usize, solo: bool, rng: &mut SimRng) -> usize {
+/// True if the players who spit at this stall are exactly one.
+fn solo_spit(s: &SpitState) -> bool {
+    (s.players[0].spit > 0) != (s.players[1].spit > 0)
+}
+
+/// The rules of a Spit match.
+#[derive(Clone, Copy, Debug)]
+pub struct SpitRules {
+    /// Rules in force.
+    pub cfg: SpitConfig,
+}
+
+impl SpitRules {
+    /// Pile that player `p` spits onto at a stall (SPIT-STALL-3, SPIT-STALL-4), on the
+    /// state `s` as it was before any spit card of this stall moved: fixed by the rules,
+    /// or `chosen` (the player's answer to [`SpitDecision::SpitPile`]).
+    fn stall_target(&self, s: &SpitState, p: usize, chosen: Option<usize>) -> usize {
         if s.single_pile() {
             return if s.active[0] { 0 } else { 1 };
         }
-        match self.cfg.stall_spit_target {
-            SpitTarget::Own => p,
-            SpitTarget::Any => match (solo, s.solo_spit_pile) {
-                (true, Some(locked)) => locked as usize,
-                _ => self.bots[p].strategy.spit_target(&SpitView::new(s, p, &self.cfg), rng) & 1,
-            },
+        match (self.cfg.stall_spit_target, solo_spit(s), s.solo_spit_pile) {
+            (SpitTarget::Own, ..) => p,
+            (SpitTarget::Any, true, Some(locked)) => locked as usize,
+            (SpitTarget::Any, ..) => chosen.expect("the spit pile was asked") & 1,
         }
     }
 }
 
-impl RealtimeRules for SpitRules<'_> {
+impl RealtimeRules for SpitRules {
     type State = SpitState;
     type Action = SpitAction;
-
-    fn players(&self) -> usize {
-        2
-    }
-
-    fn reaction(&self, p: usize) -> &ReactionModel {
-        &self.bots[p].reaction
-    }
+    type Decision = SpitDecision;
+    type Choice = usize;
 
     fn legal(&self, s: &SpitState, p: usize, out: &mut ActionList<SpitAction>) {
         legal_actions(&self.cfg, s, p, out);
@@ -148,10 +156,6 @@ impl RealtimeRules for SpitRules<'_> {
         s.players[p].face_up().len().max(1)
     }
 
-    fn choose(&self, s: &SpitState, p: usize, legal: &[SpitAction], rng: &mut SimRng) -> Option<SpitAction> {
-        self.bots[p].strategy.choose(&SpitView::new(s, p, &self.cfg), legal, rng)
-    }
-
     fn lift(&self, s: &mut SpitState, p: usize, a: SpitAction) {
         let me = &mut s.players[p];
         match a {
@@ -163,7 +167,7 @@ impl RealtimeRules for SpitRules<'_> {
         }
     }
 
-    fn land(&self, s: &mut SpitState, p: usize, a: SpitAction) -> Landing {
+    fn land(&self, s: &mut SpitState, p: usize, a: SpitAction, _: Micros) -> Landing {
         match a {
             SpitAction::Play { pile, .. } => {
                 let c = s.players[p].flying.expect("a play carries a card");
@@ -202,7 +206,7 @@ impl RealtimeRules for SpitRules<'_> {
         }
     }
 
-    fn still_legal(&self, s: &SpitState, p: usize, a: SpitAction) -> bool {
+    fn still_legal(&self, s: &SpitState, p: usize, a: SpitAction, _: Micros) -> bool {
         match a {
             SpitAction::Play { pile, .. } => {
                 let c = s.players[p].flying.expect("a play carries a card");
@@ -221,16 +225,23 @@ impl RealtimeRules for SpitRules<'_> {
         if s.players.iter().any(|p| p.spit > 0) { Stall::Synchronised } else { Stall::RoundOver }
     }
 
-    fn synchronise(&self, s: &mut SpitState, rngs: &mut MatchRngs) -> [bool; MAX_PLAYERS] {
+    /// A player with spit cards chooses his pile under `spit.stall_spit_target=any`,
+    /// unless a single pile is in play or he spits alone onto the pile he locked in
+    /// (SPIT-STALL-4).
+    fn sync_decision(&self, s: &SpitState, p: usize) -> Option<SpitDecision> {
+        let free = self.cfg.stall_spit_target == SpitTarget::Any && !s.single_pile() && !(solo_spit(s) && s.solo_spit_pile.is_some());
+        (free && s.players[p].spit > 0).then_some(SpitDecision::SpitPile)
+    }
+
+    fn synchronise(&self, s: &mut SpitState, choices: &[Option<usize>; MAX_PLAYERS], chance: &mut SimRng) -> [bool; MAX_PLAYERS] {
         let mut took_part = [false; MAX_PLAYERS];
         let spitters = [s.players[0].spit > 0, s.players[1].spit > 0];
-        let solo = spitters[0] != spitters[1];
-        // Both players choose their pile on the same state, before either card moves
+        let solo = solo_spit(s);
+        // Both players chose their pile on the same state, before either card moves
         // (simultaneous decisions, docs/design.md).
-        let before = *s;
-        let targets: [usize; 2] = std::array::from_fn(|p| if spitters[p] { self.stall_target(&before, p, solo, &mut rngs.players[p]) } else { 0 });
+        let targets: [usize; 2] = std::array::from_fn(|p| if spitters[p] { self.stall_target(s, p, choices[p]) } else { 0 });
         // Both flips commit at the same instant; public chance orders them (SPIT-STALL-3).
-        let first = if rngs.chance.random::<bool>() { 0 } else { 1 };
+        let first = if chance.random::<bool>() { 0 } else { 1 };
         for p in [first, 1 - first] {
             if !spitters[p] {
                 continue;

@@ -5,8 +5,10 @@ mod greedy;
 mod random;
 mod smart;
 
-use super::rules::SpitAction;
+use super::rules::{SpitAction, SpitDecision, SpitRules};
+use super::state::SpitState;
 use super::view::SpitView;
+use crate::realtime::RealtimePolicy;
 use crate::rng::SimRng;
 
 /// A Spit policy. It sees only a [`SpitView`].
@@ -38,6 +40,21 @@ pub fn smaller_pile(view: &SpitView) -> usize {
     let me = view.me();
     let other = 1 - me;
     if view.pile_len(other) < view.pile_len(me) { other } else { me }
+}
+
+/// A Spit strategy as the engine and the match loop ask it: on the player's view.
+impl RealtimePolicy<SpitRules> for dyn SpitStrategy {
+    fn choose(&self, rules: &SpitRules, s: &SpitState, p: usize, legal: &[SpitAction], rng: &mut SimRng) -> Option<SpitAction> {
+        SpitStrategy::choose(self, &SpitView::new(s, p, &rules.cfg), legal, rng)
+    }
+    fn decide(&self, rules: &SpitRules, s: &SpitState, p: usize, d: SpitDecision, rng: &mut SimRng) -> usize {
+        let view = SpitView::new(s, p, &rules.cfg);
+        match d {
+            SpitDecision::SpitPile => self.spit_target(&view, rng),
+            SpitDecision::Slap => self.slap_target(&view, rng),
+            SpitDecision::GiveAway => self.give_away(&view, rng),
+        }
+    }
 }
 
 /// A registered Spit strategy.

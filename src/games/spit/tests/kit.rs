@@ -9,7 +9,7 @@ use crate::games::spit::state::{Slot, SpitState};
 use crate::games::spit::strategies::{SpitBot, SpitStrategy};
 use crate::games::spit::view::SpitView;
 use crate::reaction::{Dist, ReactionModel};
-use crate::realtime::{play_round, Bot, EngineEvent, EngineObserver, Micros, RoundCounts, RoundEnd, MAX_PLAYERS};
+use crate::realtime::{play_round, Bot, EngineEvent, EngineObserver, Micros, RoundCounts, RoundEnd, Seated, MAX_PLAYERS};
 use crate::rng::SimRng;
 
 /// Parses a card such as `7h`, `10s`, `As`.
@@ -176,10 +176,10 @@ impl Recorder {
 
 /// Plays one round of `s` from time 0 with both hands free and returns how it ended.
 pub fn run_round(cfg: SpitConfig, bots: [&SpitBot; 2], s: &mut SpitState, seed: u64, rec: &mut Recorder) -> RoundEnd {
-    let rules = SpitRules { cfg, bots };
+    let rules = SpitRules { cfg };
     let mut budget = 100_000;
     let mut counts = RoundCounts::default();
-    play_round(&rules, s, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut crate::realtime::MatchRngs::of_deal(seed), rec)
+    play_round(&rules, &Seated::new(&bots), s, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut crate::realtime::MatchRngs::of_deal(seed), rec)
 }
 
 /// Approximate equality of times in seconds.

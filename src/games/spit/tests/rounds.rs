@@ -12,7 +12,7 @@ use crate::games::spit::rules::{legal_actions, SpitAction, SpitRules};
 use crate::games::spit::state::{deal_layout, SpitState};
 use crate::realtime::Pile;
 use crate::games::spit::strategies::{SpitBot, REGISTRY};
-use crate::realtime::{ActionList, RealtimeRules};
+use crate::realtime::{synchronise, ActionList, Seated};
 use crate::rng::rng_from;
 
 fn cards(range: std::ops::Range<u8>) -> CardSet {
@@ -46,14 +46,16 @@ fn ex_4_slap_earlier_slapper_gets_his_pile() {
     let s = piles_9_and_14();
     // P1 (seat 0) slaps the 9-pile at +0.31 s, P2 (seat 1) the 9-pile at +0.35 s.
     let (a, b) = (fixed(0, 0, 310.0), fixed(0, 0, 350.0));
-    let rules = SpitRules { cfg, bots: [&a, &b] };
-    let (took, at) = allocate_piles(&rules, &s, 0, None, &mut MatchRngs::of_deal(1), &mut ());
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&a, &b]);
+    let (took, at) = allocate_piles(&rules, &seats, &s, 0, None, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [0, 1], "SPIT-EX-4: P1 gets the 9-pile and P2 the 14-pile");
     assert_eq!(at, 350_000, "SPIT-SLAP-1: play resumes after the later slap");
     // P1 wrongly slaps the 14-pile at +0.31: he gets it, P2 the 9-pile.
     let wrong = fixed(1, 0, 310.0);
-    let rules = SpitRules { cfg, bots: [&wrong, &b] };
-    let (took, _) = allocate_piles(&rules, &s, 0, None, &mut MatchRngs::of_deal(1), &mut ());
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&wrong, &b]);
+    let (took, _) = allocate_piles(&rules, &seats, &s, 0, None, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [1, 0], "SPIT-EX-4 / SPIT-SLAP-2: the later slapper gets the remaining pile");
 }
 
@@ -63,8 +65,9 @@ fn slap_gives_the_first_out_player_no_advantage() {
     let cfg = SpitConfig::default();
     let s = piles_9_and_14();
     let (fast, slow) = (fixed(0, 0, 300.0), fixed(0, 0, 400.0));
-    let rules = SpitRules { cfg, bots: [&fast, &slow] };
-    let (took, _) = allocate_piles(&rules, &s, 0, Some(1), &mut MatchRngs::of_deal(1), &mut ());
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&fast, &slow]);
+    let (took, _) = allocate_piles(&rules, &seats, &s, 0, Some(1), &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [0, 1], "SPIT-SLAP-1: the faster slapper wins although seat 1 went out first");
 }
 
@@ -74,8 +77,9 @@ fn slap_ties_go_to_the_generator() {
     let cfg = SpitConfig::default();
     let s = piles_9_and_14();
     let (a, b) = (fixed(0, 0, 300.0), fixed(0, 0, 300.0));
-    let rules = SpitRules { cfg, bots: [&a, &b] };
-    let firsts: Vec<usize> = (0..40).map(|seed| allocate_piles(&rules, &s, 0, None, &mut MatchRngs::of_deal(seed), &mut ()).0[1]).collect();
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&a, &b]);
+    let firsts: Vec<usize> = (0..40).map(|seed| allocate_piles(&rules, &seats, &s, 0, None, &mut MatchRngs::of_deal(seed), &mut ()).0[1]).collect();
     assert!(firsts.contains(&0) && firsts.contains(&1), "SPIT-SLAP-2: both seats win some exact ties");
 }
 
@@ -84,14 +88,15 @@ fn first_out_chooses_variant() {
     let cfg = SpitConfig { allocation: Allocation::FirstOutChooses, ..SpitConfig::default() };
     let s = piles_9_and_14();
     let (giver, other) = (fixed(0, 1, 900.0), fixed(0, 0, 100.0));
-    let rules = SpitRules { cfg, bots: [&giver, &other] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&giver, &other]);
     let mut rec = Recorder::default();
-    let (took, at) = allocate_piles(&rules, &s, 5, Some(0), &mut MatchRngs::of_deal(1), &mut rec);
+    let (took, at) = allocate_piles(&rules, &seats, &s, 5, Some(0), &mut MatchRngs::of_deal(1), &mut rec);
     assert_eq!(took, [0, 1], "SPIT-SLAP-3 / SPIT-VAR-2: seat 0 gives pile 1 away and keeps pile 0");
     assert_eq!(at, 5, "SPIT-SLAP-3: no slap, no time passes");
     assert!(!rec.matches.iter().any(|(_, e)| matches!(e, SpitEvent::Slap { .. })), "SPIT-VAR-2: no slapping");
     // Without a first-out player (SPIT-END-1 (b)) the slap race is used.
-    let (took, _) = allocate_piles(&rules, &s, 0, None, &mut MatchRngs::of_deal(1), &mut rec);
+    let (took, _) = allocate_piles(&rules, &seats, &s, 0, None, &mut MatchRngs::of_deal(1), &mut rec);
     assert_eq!(took, [1, 0], "SPIT-SLAP-3: round ended by a stall: the faster slapper (seat 1) takes pile 0");
 }
 
@@ -101,9 +106,10 @@ fn collection_adds_own_stock_and_spit_cards_to_the_pile_taken() {
     let mut s = position([&["2/9c", "Qd"], &["Kh"]], [4, 2], [Some("7h"), Some("3s")]);
     s.players[0].flying = None;
     let (a, b) = (fixed(0, 0, 300.0), fixed(0, 0, 400.0));
-    let rules = SpitRules { cfg, bots: [&a, &b] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&a, &b]);
     let own = [s.players[0].all_cards(), s.players[1].all_cards()];
-    let (holdings, took, _) = collect(&rules, &s, 0, RoundEndReason::NoSpitCards, &mut MatchRngs::of_deal(1), &mut ());
+    let (holdings, took, _) = collect(&rules, &seats, &s, 0, RoundEndReason::NoSpitCards, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [Some(0), Some(1)]);
     assert_eq!(holdings[0], own[0].union(s.piles[0].cards), "SPIT-REDEAL-1: pile + own stockpile + own spit cards");
     assert_eq!(holdings[1], own[1].union(s.piles[1].cards), "SPIT-REDEAL-1: pile + own leftovers");
@@ -144,9 +150,10 @@ fn short_player_gives_one_spit_pile_for_both() {
     // Only L spits at a stall.
     let m = constant_model(100.0, 10.0, 100.0);
     let (b0, b1) = (bot(plays_only(), m), bot(plays_only(), m));
-    let rules = SpitRules { cfg, bots: [&b0, &b1] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&b0, &b1]);
     let mut u = s;
-    let took = rules.synchronise(&mut u, &mut MatchRngs::of_deal(2));
+    let took = synchronise(&rules, &seats, &mut u, &mut MatchRngs::of_deal(2));
     assert_eq!(&took[..2], &[false, true], "SPIT-SHORT-3: at every stall only L spits");
     assert_eq!(u.piles[1].len(), s.piles[1].len() + 1, "SPIT-SHORT-3: onto that pile");
 }
@@ -171,7 +178,8 @@ fn ex_6_short_player_out_first_wins_and_long_player_out_first_keeps_his_spit_car
     let cfg = SpitConfig::default();
     let m = constant_model(100.0, 10.0, 100.0);
     let (b0, b1) = (bot(plays_only(), m), bot(plays_only(), m));
-    let rules = SpitRules { cfg, bots: [&b0, &b1] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&b0, &b1]);
     // SPIT-EX-6: 12 vs 40 cards; rowwise 1,2,3,3,3; L has 15 + 25.
     let s = single_pile_state(12);
     assert_eq!((s.players[0].stock_count(), s.players[0].spit), (12, 0), "SPIT-EX-6: S has no spit cards");
@@ -179,14 +187,14 @@ fn ex_6_short_player_out_first_wins_and_long_player_out_first_keeps_his_spit_car
     // S empties his stockpiles first: S holds nothing and wins.
     let mut out_s = s;
     play_out_stockpiles(&mut out_s, 0, 1);
-    let (h, took, _) = collect(&rules, &out_s, 0, RoundEndReason::WentOut(0), &mut MatchRngs::of_deal(1), &mut ());
+    let (h, took, _) = collect(&rules, &seats, &out_s, 0, RoundEndReason::WentOut(0), &mut MatchRngs::of_deal(1), &mut ());
     assert!(h[0].is_empty(), "SPIT-SHORT-4 / SPIT-WIN-1: S holds no cards and wins");
     assert_eq!(took, [None, Some(1)]);
     // L empties first: L keeps only his spit cards; S takes the pile + his own stock.
     let mut out_l = s;
     let l_own_spit = out_l.players[1].spit as u32;
     play_out_stockpiles(&mut out_l, 1, 1);
-    let (h, took, _) = collect(&rules, &out_l, 0, RoundEndReason::WentOut(1), &mut MatchRngs::of_deal(1), &mut ());
+    let (h, took, _) = collect(&rules, &seats, &out_l, 0, RoundEndReason::WentOut(1), &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [Some(1), None], "SPIT-SHORT-4: L takes nothing from the centre");
     assert_eq!(h[1].len(), l_own_spit, "SPIT-EX-6: L keeps his remaining spit cards");
     assert_eq!(h[0].len(), 12 + out_l.piles[1].len(), "SPIT-EX-6: S takes the pile plus his own stockpile cards");
@@ -197,7 +205,8 @@ fn single_pile_deadlock_fewer_stockpile_cards_counts_as_first_out() {
     let cfg = SpitConfig::default();
     let m = constant_model(100.0, 10.0, 100.0);
     let (b0, b1) = (bot(plays_only(), m), bot(plays_only(), m));
-    let rules = SpitRules { cfg, bots: [&b0, &b1] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&b0, &b1]);
     let mut s = single_pile_state(12);
     // L out of spit cards: move them onto the pile.
     while s.players[1].spit > 0 {
@@ -206,7 +215,7 @@ fn single_pile_deadlock_fewer_stockpile_cards_counts_as_first_out() {
         s.piles[1].push(c);
     }
     // S has 12 stockpile cards, L 15: S counts as first out and keeps his own cards.
-    let (h, took, _) = collect(&rules, &s, 0, RoundEndReason::SinglePileDeadlock, &mut MatchRngs::of_deal(1), &mut ());
+    let (h, took, _) = collect(&rules, &seats, &s, 0, RoundEndReason::SinglePileDeadlock, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [None, Some(1)], "SPIT-SHORT-5: the player with fewer stockpile cards takes nothing");
     assert_eq!(h[0].len(), 12, "SPIT-SHORT-5: he keeps his own stockpile cards");
     // Equal counts: S takes the pile.
@@ -218,7 +227,7 @@ fn single_pile_deadlock_fewer_stockpile_cards_counts_as_first_out() {
         eq.piles[1].push(c);
     }
     assert_eq!(eq.players[1].stock_count(), 12);
-    let (_, took, _) = collect(&rules, &eq, 0, RoundEndReason::SinglePileDeadlock, &mut MatchRngs::of_deal(1), &mut ());
+    let (_, took, _) = collect(&rules, &seats, &eq, 0, RoundEndReason::SinglePileDeadlock, &mut MatchRngs::of_deal(1), &mut ());
     assert_eq!(took, [Some(1), None], "SPIT-SHORT-5: on equal counts S takes the pile");
 }
 
@@ -257,9 +266,10 @@ fn greedy_bots() -> [SpitBot; 2] {
 
 fn record_match(cfg: SpitConfig, seed: u64) -> (Recorder, crate::games::spit::game::SpitOutcome) {
     let bots = greedy_bots();
-    let rules = SpitRules { cfg, bots: [&bots[0], &bots[1]] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&bots[0], &bots[1]]);
     let mut rec = Recorder::default();
-    let out = play_match(&rules, &MatchSeeds::of_deal(seed), &mut rec);
+    let out = play_match(&rules, &seats, &MatchSeeds::of_deal(seed), &mut rec);
     (rec, out)
 }
 

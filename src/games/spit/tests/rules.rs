@@ -8,7 +8,7 @@ use crate::games::spit::config::{PlayTarget, SpitConfig, SpitTarget};
 use crate::games::spit::rules::{is_progress, legal_actions, SpitAction, SpitRules};
 use crate::games::spit::strategies::SpitStrategy;
 use crate::games::spit::view::SpitView;
-use crate::realtime::{ActionList, EngineEvent, RealtimeRules, MAX_PLAYERS};
+use crate::realtime::{synchronise, ActionList, EngineEvent, RealtimeRules, Seated, MAX_PLAYERS};
 use crate::rng::rng_from;
 
 fn legal(cfg: &SpitConfig, s: &crate::games::spit::state::SpitState, p: usize) -> Vec<SpitAction> {
@@ -88,14 +88,13 @@ fn fill_only_into_an_empty_slot() {
 #[test]
 fn ex_7_exposing_fill_prevents_a_stall() {
     let cfg = SpitConfig::default();
-    let bots = [bot(plays_only(), constant_model(100.0, 10.0, 50.0)), bot(plays_only(), constant_model(100.0, 10.0, 50.0))];
-    let rules = SpitRules { cfg, bots: [&bots[0], &bots[1]] };
+    let rules = SpitRules { cfg };
     let mut s = position([&["-", "1/9c"], &["Kh"]], [0, 0], [Some("4d"), Some("5s")]);
     assert!(rules.has_progress(&s, 0), "SPIT-EX-7: the exposing FILL is progress, so there is no stall");
     let fill = SpitAction::Fill { from: 1, to: 0 };
     assert!(legal(&cfg, &s, 0).contains(&fill));
     rules.lift(&mut s, 0, fill);
-    rules.land(&mut s, 0, fill);
+    rules.land(&mut s, 0, fill, 0);
     assert_eq!(s.players[0].slots[0].up, Some(card("9c")), "SPIT-EX-7: FILL moves the 9 into the empty slot");
     assert!(legal(&cfg, &s, 0).contains(&SpitAction::Flip { slot: 1 }), "SPIT-EX-7: FLIP then turns X");
 }
@@ -314,10 +313,11 @@ fn stall_spits_go_onto_own_piles_by_default_and_a_chosen_pile_under_any() {
         let cfg = SpitConfig { stall_spit_target: target, ..SpitConfig::default() };
         let fixed = |c| bot(Box::new(FixedPiles { slap: 0, spit: c, give: 0 }), constant_model(100.0, 100.0, 300.0));
         let (p0, p1) = (fixed(choice), fixed(choice));
-        let rules = SpitRules { cfg, bots: [&p0, &p1] };
+        let rules = SpitRules { cfg };
+        let seats = Seated::new(&[&p0, &p1]);
         let mut s = position([&["5c"], &["5d"]], [3, 3], [Some("9h"), Some("Js")]);
         let before = [s.piles[0].len(), s.piles[1].len()];
-        let took = rules.synchronise(&mut s, &mut MatchRngs::of_deal(3));
+        let took = synchronise(&rules, &seats, &mut s, &mut MatchRngs::of_deal(3));
         assert_eq!(&took[..2], &[true, true], "SPIT-STALL-2: both players with spit cards flip");
         ([s.piles[0].len() - before[0], s.piles[1].len() - before[1]], [s.players[0].spit, s.players[1].spit])
     };
@@ -333,13 +333,14 @@ fn simultaneous_spits_under_any_are_chosen_on_the_same_state() {
     let cfg = SpitConfig { stall_spit_target: SpitTarget::Any, ..SpitConfig::default() };
     let m = constant_model(100.0, 100.0, 300.0);
     let (p0, p1) = (bot(plays_only(), m), bot(plays_only(), m));
-    let rules = SpitRules { cfg, bots: [&p0, &p1] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&p0, &p1]);
     for seed in 0..16 {
         let mut s = position([&["5c"], &["5d"]], [3, 3], [Some("9h"), Some("Js")]);
         s.piles[0].push(card("2c"));
         let before = [s.piles[0].len(), s.piles[1].len()];
         assert_eq!(before[0], before[1] + 1);
-        rules.synchronise(&mut s, &mut MatchRngs::of_deal(seed));
+        synchronise(&rules, &seats, &mut s, &mut MatchRngs::of_deal(seed));
         assert_eq!([s.piles[0].len(), s.piles[1].len()], [before[0], before[1] + 2], "seed {seed}: both spit cards onto the pile that was smaller");
     }
 }
@@ -349,10 +350,11 @@ fn ex_5_only_the_player_with_spit_cards_spits_onto_his_own_pile() {
     let cfg = SpitConfig::default();
     let m = constant_model(100.0, 100.0, 300.0);
     let (p0, p1) = (bot(plays_only(), m), bot(plays_only(), m));
-    let rules = SpitRules { cfg, bots: [&p0, &p1] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&p0, &p1]);
     let mut s = position([&["5c"], &["5d"]], [0, 4], [Some("9h"), Some("Js")]);
     let before = [s.piles[0].len(), s.piles[1].len()];
-    let took = rules.synchronise(&mut s, &mut MatchRngs::of_deal(1));
+    let took = synchronise(&rules, &seats, &mut s, &mut MatchRngs::of_deal(1));
     assert_eq!(&took[..MAX_PLAYERS.min(2)], &[false, true], "SPIT-EX-5: only P2 (seat 1) flips");
     assert_eq!([s.piles[0].len() - before[0], s.piles[1].len() - before[1]], [0, 1], "SPIT-EX-5: onto his own pile");
     assert_eq!(s.players[1].spit, 3, "SPIT-EX-5: one spit card used");
@@ -363,16 +365,18 @@ fn solo_spitter_under_any_is_locked_to_his_first_pile() {
     let cfg = SpitConfig { stall_spit_target: SpitTarget::Any, ..SpitConfig::default() };
     let chooser = bot(Box::new(FixedPiles { slap: 0, spit: 0, give: 0 }), constant_model(100.0, 100.0, 300.0));
     let other = bot(plays_only(), constant_model(100.0, 100.0, 300.0));
-    let rules = SpitRules { cfg, bots: [&other, &chooser] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&other, &chooser]);
     let mut s = position([&["5c"], &["5d"]], [0, 4], [Some("9h"), Some("Js")]);
     let mut rng = rng_from(1);
-    rules.synchronise(&mut s, &mut MatchRngs::of_deal(rng.random()));
+    synchronise(&rules, &seats, &mut s, &mut MatchRngs::of_deal(rng.random()));
     assert_eq!(s.solo_spit_pile, Some(0), "SPIT-STALL-4: the first solo choice is locked in");
     // A different strategy choice later is ignored: the pile stays 0.
     let chooser1 = bot(Box::new(FixedPiles { slap: 0, spit: 1, give: 0 }), constant_model(100.0, 100.0, 300.0));
-    let rules1 = SpitRules { cfg, bots: [&other, &chooser1] };
+    let rules1 = SpitRules { cfg };
+    let seats1 = Seated::new(&[&other, &chooser1]);
     let before = s.piles[0].len();
-    rules1.synchronise(&mut s, &mut MatchRngs::of_deal(rng.random()));
+    synchronise(&rules1, &seats1, &mut s, &mut MatchRngs::of_deal(rng.random()));
     assert_eq!(s.piles[0].len(), before + 1, "SPIT-STALL-4: he may spit only onto that pile for the rest of the round");
 }
 
@@ -382,19 +386,20 @@ fn spit_cards_enter_play_only_by_spits_and_may_land_on_any_rank() {
     let cfg = SpitConfig::default();
     let m = constant_model(100.0, 100.0, 300.0);
     let (p0, p1) = (bot(plays_only(), m), bot(plays_only(), m));
-    let rules = SpitRules { cfg, bots: [&p0, &p1] };
+    let rules = SpitRules { cfg };
+    let seats = Seated::new(&[&p0, &p1]);
     let s0 = position([&["5c"], &["5d"]], [6, 6], [Some("9h"), Some("Js")]);
     for a in legal(&cfg, &s0, 0) {
         let mut s = s0;
         rules.lift(&mut s, 0, a);
-        rules.land(&mut s, 0, a);
+        rules.land(&mut s, 0, a, 0);
         assert_eq!(s.players[0].spit, 6, "SPIT-STALL-7: no action of play touches the spit cards ({a:?})");
     }
     let mut nonadjacent = 0;
     for seed in 0..30 {
         let mut s = s0;
         let tops = [s.piles[0].top.unwrap(), s.piles[1].top.unwrap()];
-        rules.synchronise(&mut s, &mut MatchRngs::of_deal(seed));
+        synchronise(&rules, &seats, &mut s, &mut MatchRngs::of_deal(seed));
         assert_eq!(s.players[0].spit + s.players[1].spit, 10, "SPIT-STALL-7: one spit card each");
         nonadjacent += (0..2).filter(|&j| !ranks_adjacent_circular(s.piles[j].top.unwrap().rank(), tops[j].rank())).count();
     }

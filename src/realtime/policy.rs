@@ -1,0 +1,95 @@
+//! The policy side of a real-time match: the seated bots. The rules
+//! ([`super::RealtimeRules`]) never call a strategy; the engine and a game's match loop
+//! ask the bots through [`Seated`], and a game connects its strategy trait to the engine
+//! by implementing [`RealtimePolicy`] for it (building the player's view there).
+
+use super::engine::{RealtimeRules, MAX_PLAYERS};
+use crate::bot::BotSpec;
+use crate::games::Registered;
+use crate::reaction::ReactionModel;
+use crate::rng::SimRng;
+use arrayvec::ArrayVec;
+
+/// A real-time bot: a game's strategy plus a reaction model.
+pub struct Bot<S: ?Sized> {
+    /// The policy.
+    pub strategy: Box<S>,
+    /// Its reaction times.
+    pub reaction: ReactionModel,
+}
+
+/// Builds the bots of `specs` from a game's strategy registry (names already checked).
+pub fn build_bots<S: ?Sized>(specs: &[BotSpec], registry: &[Registered<S>]) -> Result<Vec<Bot<S>>, String> {
+    specs
+        .iter()
+        .map(|b| {
+            let entry = registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?;
+            Ok(Bot { strategy: (entry.make)(), reaction: b.reaction(super::DEFAULT_PRESET) })
+        })
+        .collect()
+}
+
+/// What the engine and a game's match loop ask a strategy of rules `R`: an action from
+/// the legal ones, and the answer to a decision the rules put (see
+/// [`RealtimeRules::Decision`]). A game implements it for its strategy trait object and
+/// hands the strategy only the player's view of `s`, so a strategy cannot see hidden
+/// cards.
+pub trait RealtimePolicy<R: RealtimeRules> {
+    /// Player `p`'s move: one of `legal` (non-empty), or `None` to stay idle. `rng` is
+    /// the player's own stream.
+    fn choose(&self, rules: &R, s: &R::State, p: usize, legal: &[R::Action], rng: &mut SimRng) -> Option<R::Action>;
+    /// Player `p`'s answer to decision `d` on state `s`. `rng` is the player's own stream.
+    fn decide(&self, rules: &R, s: &R::State, p: usize, d: R::Decision, rng: &mut SimRng) -> R::Choice;
+}
+
+/// The bots of one match in seat order: bot `p` plays seat `p`. Its length is the
+/// number of players.
+pub struct Seated<'a, S: ?Sized> {
+    bots: ArrayVec<&'a Bot<S>, MAX_PLAYERS>,
+}
+
+impl<'a, S: ?Sized> FromIterator<&'a Bot<S>> for Seated<'a, S> {
+    /// The bots in seat order (at most [`MAX_PLAYERS`]; more panics).
+    fn from_iter<I: IntoIterator<Item = &'a Bot<S>>>(bots: I) -> Self {
+        Seated { bots: bots.into_iter().collect() }
+    }
+}
+
+impl<'a, S: ?Sized> Seated<'a, S> {
+    /// The bots in seat order (at most [`MAX_PLAYERS`]).
+    pub fn new(bots: &[&'a Bot<S>]) -> Self {
+        assert!(bots.len() <= MAX_PLAYERS, "{} players; the engine seats at most {MAX_PLAYERS}", bots.len());
+        Seated { bots: bots.iter().copied().collect() }
+    }
+    /// Number of players.
+    pub fn len(&self) -> usize {
+        self.bots.len()
+    }
+    /// True with no player.
+    pub fn is_empty(&self) -> bool {
+        self.bots.is_empty()
+    }
+    /// The reaction model of player `p`.
+    pub fn reaction(&self, p: usize) -> &ReactionModel {
+        &self.bots[p].reaction
+    }
+    /// Asks player `p`'s strategy for a move (see [`RealtimePolicy::choose`]).
+    pub fn choose<R: RealtimeRules>(&self, rules: &R, s: &R::State, p: usize, legal: &[R::Action], rng: &mut SimRng) -> Option<R::Action>
+    where
+        S: RealtimePolicy<R>,
+    {
+        self.bots[p].strategy.choose(rules, s, p, legal, rng)
+    }
+    /// Asks player `p`'s strategy to answer decision `d` (see [`RealtimePolicy::decide`]).
+    pub fn decide<R: RealtimeRules>(&self, rules: &R, s: &R::State, p: usize, d: R::Decision, rng: &mut SimRng) -> R::Choice
+    where
+        S: RealtimePolicy<R>,
+    {
+        self.bots[p].strategy.decide(rules, s, p, d, rng)
+    }
+}
+
+/// The decision type of a game whose rules ask no decision besides moves (it has no
+/// value, so [`RealtimePolicy::decide`] can never be called: `match d {}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoDecision {}
