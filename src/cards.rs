@@ -1,7 +1,9 @@
 //! Cards as bytes and sets of cards as `u64` bitsets.
 //!
 //! A card is `rank_index * 4 + suit` with rank index 0..13 for A,2,..,K and suits
-//! clubs, diamonds, hearts, spades. Rank *values* run 1 (A) to 13 (K).
+//! clubs, diamonds, hearts, spades. Rank *values* run 1 (A) to 13 (K). Games with a deck
+//! per player use [`DeckCard`] (a card and the deck it belongs to, jokers included) and
+//! [`DeckSet`] (a bitset per deck).
 
 use rand::{Rng, RngExt};
 
@@ -146,10 +148,15 @@ impl CardSet {
 
 /// Joker codes of a [`DeckCard`] (a deck may hold up to two jokers): card values 52, 53.
 pub const JOKERS: [u8; 2] = [52, 53];
+/// Card values per deck: the 52 standard cards and the two jokers.
+pub const CARDS_PER_DECK: u8 = 54;
+/// Most decks at one table (one per player of an eight-player game).
+pub const MAX_DECKS: usize = 8;
 
 /// A card of one of several decks (Nerts: a deck per player, and a foundation credits the
-/// card's owner), packed into two bytes: the deck (0..8) and the card value, `0..52` for
-/// the standard cards as in [`Card`] or one of [`JOKERS`].
+/// card's owner), packed into two bytes: the deck (`0..MAX_DECKS`) and the card value,
+/// `0..52` for the standard cards as in [`Card`] or one of [`JOKERS`]. `Copy`, ordered by
+/// deck then value.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct DeckCard {
     /// The deck (= its owner's seat, or team) the card belongs to.
@@ -161,17 +168,20 @@ pub struct DeckCard {
 impl DeckCard {
     /// Standard card `card` of deck `deck`.
     pub const fn new(deck: u8, card: Card) -> DeckCard {
+        debug_assert!((deck as usize) < MAX_DECKS && card.0 < 52);
         DeckCard { deck, value: card.0 }
     }
     /// Joker `j` (0 or 1) of deck `deck`.
     pub const fn joker(deck: u8, j: u8) -> DeckCard {
+        debug_assert!((deck as usize) < MAX_DECKS);
         DeckCard { deck, value: JOKERS[j as usize] }
     }
     /// True for a joker.
     pub const fn is_joker(self) -> bool {
         self.value >= 52
     }
-    /// The standard card, `None` for a joker.
+    /// The standard card, `None` for a joker (the conversion to [`Card`]: the deck is
+    /// dropped, so two decks' aces of spades give the same `Card`).
     pub const fn card(self) -> Option<Card> {
         if self.is_joker() { None } else { Some(Card(self.value)) }
     }
@@ -181,6 +191,77 @@ impl DeckCard {
             Some(c) => format!("{}@{}", c.name(), self.deck),
             None => format!("Jk@{}", self.deck),
         }
+    }
+}
+
+/// A set of cards of up to [`MAX_DECKS`] decks: one 54-bit mask per deck (bit `value`
+/// of word `deck`), `Copy` and on the stack (64 bytes).
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug, Hash)]
+pub struct DeckSet(pub [u64; MAX_DECKS]);
+
+impl DeckSet {
+    /// The empty set.
+    pub const EMPTY: DeckSet = DeckSet([0; MAX_DECKS]);
+
+    /// Every card of deck `deck`: its 52 standard cards and its first `jokers` jokers
+    /// (0, 1 or 2).
+    pub const fn full_deck(deck: u8, jokers: u8) -> DeckSet {
+        debug_assert!(jokers <= 2);
+        let mut words = [0; MAX_DECKS];
+        words[deck as usize] = (1u64 << (52 + jokers)) - 1;
+        DeckSet(words)
+    }
+    /// Number of cards in the set.
+    pub const fn len(self) -> u32 {
+        let mut n = 0;
+        let mut d = 0;
+        while d < MAX_DECKS {
+            n += self.0[d].count_ones();
+            d += 1;
+        }
+        n
+    }
+    /// True when the set holds no card.
+    pub fn is_empty(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    /// True when `c` is in the set.
+    pub const fn contains(self, c: DeckCard) -> bool {
+        self.0[c.deck as usize] >> c.value & 1 == 1
+    }
+    /// Adds a card (it must not be present yet).
+    pub fn insert(&mut self, c: DeckCard) {
+        debug_assert!(!self.contains(c), "card {} already in set", c.name());
+        self.0[c.deck as usize] |= 1 << c.value;
+    }
+    /// Removes a card (it must be present).
+    pub fn remove(&mut self, c: DeckCard) {
+        debug_assert!(self.contains(c), "card {} not in set", c.name());
+        self.0[c.deck as usize] &= !(1 << c.value);
+    }
+    /// Union of two disjoint sets.
+    pub fn union(self, other: DeckSet) -> DeckSet {
+        DeckSet(std::array::from_fn(|d| {
+            debug_assert!(self.0[d] & other.0[d] == 0, "sets overlap in deck {d}");
+            self.0[d] | other.0[d]
+        }))
+    }
+    /// The standard cards of deck `deck` in the set, as a [`CardSet`] (jokers dropped).
+    pub const fn standard(self, deck: u8) -> CardSet {
+        CardSet(self.0[deck as usize] & CardSet::FULL.0)
+    }
+    /// Iterates over the cards, by deck then value.
+    pub fn iter(self) -> impl Iterator<Item = DeckCard> {
+        (0..MAX_DECKS as u8).flat_map(move |deck| {
+            let mut bits = self.0[deck as usize];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let value = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    DeckCard { deck, value }
+                })
+            })
+        })
     }
 }
 
@@ -204,6 +285,31 @@ mod tests {
         let j = DeckCard::joker(3, 1);
         assert_eq!((j.is_joker(), j.card(), j.name()), (true, None, "Jk@3".to_string()));
         assert_eq!(std::mem::size_of::<DeckCard>(), 2);
+        // The same card of two decks is two cards, and one Card.
+        let (a, b) = (DeckCard::new(0, Card::new(1, 3)), DeckCard::new(5, Card::new(1, 3)));
+        assert!(a != b && a < b && a.card() == b.card());
+    }
+
+    #[test]
+    fn deck_sets_hold_every_card_of_eight_decks_once() {
+        let mut all = DeckSet::EMPTY;
+        for d in 0..MAX_DECKS as u8 {
+            all = all.union(DeckSet::full_deck(d, 2));
+        }
+        assert_eq!(all.len(), 8 * CARDS_PER_DECK as u32);
+        assert_eq!(all.iter().count(), 432);
+        assert!(all.iter().zip(all.iter().skip(1)).all(|(x, y)| x < y), "by deck, then value");
+        assert_eq!(all.standard(4), CardSet::FULL, "jokers are not standard cards");
+        let mut s = DeckSet::full_deck(2, 1);
+        assert_eq!(s.len(), 53);
+        let (jk, ace) = (DeckCard::joker(2, 0), DeckCard::new(6, Card::new(1, 0)));
+        assert!(s.contains(jk) && !s.contains(DeckCard::joker(2, 1)) && !s.contains(ace));
+        s.remove(jk);
+        s.insert(ace);
+        assert_eq!((s.len(), s.contains(jk), s.contains(ace)), (53, false, true));
+        assert_eq!(s.iter().last(), Some(ace));
+        assert!(DeckSet::EMPTY.is_empty() && !s.is_empty());
+        assert_eq!(std::mem::size_of::<DeckSet>(), 64);
     }
     use rand::SeedableRng;
 
