@@ -1,11 +1,132 @@
 //! What happens in a game, as events sent to an observer: the trace writer, the
-//! invariant checker, or a future session layer hooking special rules onto basic events
-//! (LOPTI-MAKE-SIM-1). The game loop is generic over the observer, so the no-op
-//! [`NoObserver`] used by simulations compiles away.
+//! invariant checker, or the special-rule layer (`special`) hooking rules onto basic
+//! events (LOPTI-MAKE-SIM-1). The game loop is generic over the observer, so the no-op
+//! [`NoObserver`] used by simulations compiles away, hooks included.
 
 use super::ranks::{Rank, Ranks};
 use super::rules::ClearCause;
 use super::state::State;
+
+/// Whether a hook runs before or after its event (LOPTI-MAKE-SIM-1 `when`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum When {
+    /// Before the event happens (it happens anyway: a hook cannot veto it).
+    Before,
+    /// After the event happened.
+    After,
+}
+
+impl When {
+    /// `before` or `after`.
+    pub fn name(self) -> &'static str {
+        match self {
+            When::Before => "before",
+            When::After => "after",
+        }
+    }
+}
+
+/// The events a special rule can hook (LOPTI-MAKE-SIM-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum HookEvent {
+    /// A player's cards are dealt (once per seat, after the whole deal).
+    Deal,
+    /// A swap of one hand card for one face-up card (at setup, or by a special rule).
+    Swap,
+    /// A player's turn starts.
+    TurnStart,
+    /// A legal play, bonus plays included.
+    Play,
+    /// A bonus play (also a `PLAY`).
+    BonusPlay,
+    /// A player takes the pile.
+    Pickup,
+    /// A player draws a card (the basic draw, or one a special rule gives).
+    Draw,
+    /// The pile is cleared.
+    Clear,
+    /// The face-up cards go into the empty hand.
+    FaceupTakeover,
+    /// A face-down card is turned over.
+    FacedownReveal,
+    /// A player goes out.
+    PlayerOut,
+    /// The round ends.
+    RoundEnd,
+    /// The table held its Rule Vote (sessions only).
+    RuleVote,
+}
+
+/// Every hookable event, in the order of LOPTI-MAKE-SIM-1.
+pub const HOOK_EVENTS: [HookEvent; 13] = [
+    HookEvent::Deal,
+    HookEvent::Swap,
+    HookEvent::TurnStart,
+    HookEvent::Play,
+    HookEvent::Pickup,
+    HookEvent::Draw,
+    HookEvent::Clear,
+    HookEvent::BonusPlay,
+    HookEvent::FaceupTakeover,
+    HookEvent::FacedownReveal,
+    HookEvent::PlayerOut,
+    HookEvent::RoundEnd,
+    HookEvent::RuleVote,
+];
+
+impl HookEvent {
+    /// The name in lopti.md, e.g. `FACEUP_TAKEOVER`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookEvent::Deal => "DEAL",
+            HookEvent::Swap => "SWAP",
+            HookEvent::TurnStart => "TURN_START",
+            HookEvent::Play => "PLAY",
+            HookEvent::BonusPlay => "BONUS_PLAY",
+            HookEvent::Pickup => "PICKUP",
+            HookEvent::Draw => "DRAW",
+            HookEvent::Clear => "CLEAR",
+            HookEvent::FaceupTakeover => "FACEUP_TAKEOVER",
+            HookEvent::FacedownReveal => "FACEDOWN_REVEAL",
+            HookEvent::PlayerOut => "PLAYER_OUT",
+            HookEvent::RoundEnd => "ROUND_END",
+            HookEvent::RuleVote => "RULE_VOTE",
+        }
+    }
+}
+
+/// What a hook is told about its event. Fields that do not apply are left at their
+/// defaults; for a `before` hook, what is not known yet (the card a draw or a reveal will
+/// turn up) is `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hooked {
+    /// The event.
+    pub event: HookEvent,
+    /// The player the event concerns (the one who plays, draws, clears, goes out; the
+    /// proposer of a Rule Vote); `None` for the end of the round.
+    pub actor: Option<u8>,
+    /// The rank played, drawn or revealed.
+    pub rank: Option<Rank>,
+    /// Cards played.
+    pub count: u8,
+    /// The cards taken (pick-up, takeover) or cleared.
+    pub cards: Ranks,
+    /// How the pile was cleared.
+    pub cause: Option<ClearCause>,
+    /// Whether a revealed face-down card was legal.
+    pub legal: Option<bool>,
+    /// The outcome of a Rule Vote: `Some(true)` if the change passed.
+    pub passed: Option<bool>,
+}
+
+impl Hooked {
+    /// The event `event` of `actor`, nothing else known yet.
+    pub fn of(event: HookEvent, actor: Option<u8>) -> Hooked {
+        Hooked { event, actor, rank: None, count: 0, cards: Ranks::EMPTY, cause: None, legal: None, passed: None }
+    }
+}
 
 /// Why a player took the pile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +243,35 @@ pub enum Event {
         seat: u8,
         /// The card drawn.
         rank: Rank,
+        /// A special rule made him draw (not the basic draw of LOPTI-DRAW-1).
+        by_rule: bool,
+    },
+    /// A special rule made a player pass one hand card to another (face down: only the
+    /// two of them see it).
+    Give {
+        /// The player who gives.
+        from: u8,
+        /// The player who receives.
+        to: u8,
+        /// The card.
+        rank: Rank,
+    },
+    /// A special rule fires: its effects follow as events (LOPTI-MAKE-SIM-1).
+    RuleFires {
+        /// The rule's id in the catalog.
+        rule: &'static str,
+        /// Before or after the event.
+        when: When,
+        /// The event it hooked.
+        event: HookEvent,
+        /// The player the event concerned.
+        actor: Option<u8>,
+    },
+    /// A special rule's hooks were not run because the hook chain reached its depth
+    /// limit (`lopti.hook_depth`, LOPTI-MAKE-SIM-1).
+    HookDepthLimit {
+        /// The event whose hooks were skipped.
+        event: HookEvent,
     },
     /// The player took the whole pile [`PICKUP`].
     Pickup {
@@ -157,12 +307,24 @@ pub enum Event {
 
 /// Receives every event of a game, with the state at that moment.
 pub trait Observer {
+    /// True for an observer that runs special rules in [`Observer::hook`].
+    const HOOKS: bool = false;
     /// Called for each event, in order. A `Play` is reported when its cards have left the
     /// player's zone and before they are resolved (the `Obligation` or `Clear` follows).
     fn event(&mut self, state: &State, ev: Event);
     /// Called after each action (swap phase, play, pick-up, pass) has been fully resolved,
     /// including its draw and face-up takeover: the points where LOPTI-INV-* hold.
     fn resolved(&mut self, _state: &State) {}
+    /// Called by the engine before and after every hookable event (LOPTI-MAKE-SIM-1) with
+    /// the state, to which the special rules in force may add actions through the
+    /// engine's rule primitives. The event happens whatever a `before` hook does. The
+    /// default has no special rules.
+    #[inline(always)]
+    fn hook(&mut self, _state: &mut State, _when: When, _ev: &Hooked)
+    where
+        Self: Sized,
+    {
+    }
 }
 
 /// Ignores everything (simulations).

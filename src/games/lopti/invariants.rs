@@ -1,5 +1,11 @@
 //! The card-count invariants of lopti.md §19 (LOPTI-INV-1..9), checked on every resolved
 //! state by an observer, for tests and fuzzing.
+//!
+//! Special rules (§13) add actions, so two invariants stated for the base rules count them
+//! in: a hand may grow beyond 3 after cards came through a special rule as after a
+//! pick-up, and the draw pile may shrink by the cards special rules made players draw on
+//! top of the one basic draw per turn (LOPTI-INV-8). No rule in the catalog brings
+//! cleared cards back, so LOPTI-INV-3 stays as it is.
 
 use super::events::{Event, Observer};
 use super::ranks::{Ranks, TEN, THREE};
@@ -38,7 +44,7 @@ pub fn check_state(s: &State) -> Result<(), String> {
         if !matches!(p.face_up.len(), 0 | 3) {
             return Err(format!("LOPTI-INV-7: P{seat} has {} face-up cards", p.face_up.len()));
         }
-        if s.picked_mask & (1 << seat) == 0 && p.hand.len() > 3 {
+        if (s.picked_mask | s.received_mask) & (1 << seat) == 0 && p.hand.len() > 3 {
             return Err(format!("LOPTI-INV-8: P{seat} never picked up but holds {} cards", p.hand.len()));
         }
         if s.is_out(seat as u8) != (p.cards() == 0) {
@@ -59,6 +65,7 @@ pub struct InvariantChecker {
     out: u32,
     draw: u32,
     draw_at_turn_start: Option<u32>,
+    rule_draws: u32,
     face_down: [u32; MAX_SEATS],
     last_was_legal_play: bool,
 }
@@ -117,12 +124,14 @@ impl Observer for InvariantChecker {
             }
             Event::TurnStart { .. } | Event::End { .. } => {
                 if let Some(start) = self.draw_at_turn_start {
-                    if start > s.draw.len() + 1 {
+                    if start > s.draw.len() + 1 + self.rule_draws {
                         self.fail(format!("LOPTI-INV-8: draw pile shrank from {start} to {} in one turn", s.draw.len()));
                     }
                 }
                 self.draw_at_turn_start = Some(s.draw.len());
+                self.rule_draws = 0;
             }
+            Event::Draw { by_rule: true, .. } => self.rule_draws += 1,
             Event::Out { seat, .. } if !self.last_was_legal_play || s.players[seat as usize].cards() != 0 => {
                 self.fail(format!("LOPTI-INV-9: P{seat} went out other than by a legal play emptying his zones"));
             }
@@ -130,7 +139,15 @@ impl Observer for InvariantChecker {
         }
         self.last_was_legal_play = match ev {
             Event::Play { .. } => true,
-            Event::Obligation { .. } | Event::Clear { .. } | Event::Out { .. } => self.last_was_legal_play,
+            // What a special rule adds between the play and the player going out.
+            Event::Obligation { .. }
+            | Event::Clear { .. }
+            | Event::Out { .. }
+            | Event::RuleFires { .. }
+            | Event::HookDepthLimit { .. }
+            | Event::Draw { by_rule: true, .. }
+            | Event::Give { .. }
+            | Event::Swap { .. } => self.last_was_legal_play,
             _ => false,
         };
     }

@@ -59,7 +59,8 @@ pub const MAX_ACTIONS: usize = 13 * 4 + 2;
 /// The legal actions of one decision, in the order `cardsim legal lopti` prints them.
 pub type Actions = ArrayVec<Action, MAX_ACTIONS>;
 
-/// How a pile was cleared (LOPTI-CLEAR-2; way (4), four 7s, is a [`ClearCause::FourOfAKind`]).
+/// How a pile was cleared (LOPTI-CLEAR-2; way (4), four 7s, is a [`ClearCause::FourOfAKind`];
+/// way (5) is [`ClearCause::SpecialRule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClearCause {
     /// A 10 (LOPTI-10-2).
@@ -68,6 +69,8 @@ pub enum ClearCause {
     FourOfAKind,
     /// The fourth discarded 3 in a row (LOPTI-3-4).
     ThreeRun,
+    /// The condition of a special clearing rule (LOPTI-CLEAR-2 (5), LOPTI-MAKE-8).
+    SpecialRule,
 }
 
 impl ClearCause {
@@ -77,6 +80,7 @@ impl ClearCause {
             ClearCause::Ten => "ten",
             ClearCause::FourOfAKind => "four_of_a_kind",
             ClearCause::ThreeRun => "three_run",
+            ClearCause::SpecialRule => "special_rule",
         }
     }
 }

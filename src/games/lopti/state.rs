@@ -14,7 +14,7 @@
 //! bots' own dice are passed to [`play_round`] ([`Dice`]).
 
 use super::config::{DrawTiming, Rules, SwapOrder};
-use super::events::{Event, Observer, PickupReason};
+use super::events::{Event, HookEvent, Hooked, Observer, PickupReason, When};
 use super::pile::Pile;
 use super::ranks::{Rank, Ranks, THREE};
 use super::rules::{clear_cause, is_legal_play, Action, ClearCause, Decision};
@@ -128,6 +128,9 @@ pub struct State {
     pub out_mask: u8,
     /// Seats that have taken the pile this round (bit per seat).
     pub picked_mask: u8,
+    /// Seats that received cards through a special rule this round (bit per seat): like a
+    /// pick-up, this lets a hand grow beyond 3 (LOPTI-INV-8 under special rules).
+    pub received_mask: u8,
     /// Finishing order so far.
     pub finish: [u8; MAX_SEATS],
     /// Entries used in `finish`.
@@ -183,7 +186,7 @@ impl State {
         }
         let mut draw = Ranks::EMPTY;
         next.for_each(|c| draw.add(c, 1));
-        let state = State {
+        let mut state = State {
             rules,
             n,
             players,
@@ -200,6 +203,7 @@ impl State {
             swapped: 0,
             out_mask: 0,
             picked_mask: 0,
+            received_mask: 0,
             finish: [0; MAX_SEATS],
             finished: 0,
             winner: None,
@@ -210,6 +214,10 @@ impl State {
         for seat in 0..n {
             let p = &state.players[seat as usize];
             obs.event(&state, Event::Deal { seat, hand: p.hand, face_up: p.face_up, face_down: p.face_down });
+        }
+        // Special rules hooked after the deal act once every hand is reported.
+        for seat in 0..n {
+            obs.hook(&mut state, When::After, &Hooked::of(HookEvent::Deal, Some(seat)));
         }
         state
     }
@@ -363,6 +371,7 @@ impl State {
             swapped: view.swapped,
             out_mask,
             picked_mask,
+            received_mask: 0,
             finish: [0; MAX_SEATS],
             finished,
             // Search asks who goes out next from here.
@@ -377,15 +386,40 @@ impl State {
     pub fn apply_swap<O: Observer>(&mut self, seat: u8, swap: Option<Swap>, obs: &mut O) {
         assert!(self.phase == Phase::Setup && self.swapped & (1 << seat) == 0, "one swap decision per player, at setup (LOPTI-SETUP-4)");
         self.swapped |= 1 << seat;
-        if let Some(Swap { hand, face_up }) = swap {
-            let p = &mut self.players[seat as usize];
-            assert!(p.hand.count(hand) > 0 && p.face_up.count(face_up) > 0, "swap of cards the player does not hold");
-            p.hand.remove(hand, 1);
-            p.face_up.remove(face_up, 1);
-            p.hand.add(face_up, 1);
-            p.face_up.add(hand, 1);
-            obs.event(self, Event::Swap { seat, hand, face_up });
+        if let Some(swap) = swap {
+            let p = &self.players[seat as usize];
+            // Under special rules a hook may have moved a card chosen on the dealt state;
+            // without special rules the player always holds both cards.
+            let held = p.hand.count(swap.hand) > 0 && p.face_up.count(swap.face_up) > 0;
+            debug_assert!(held || O::HOOKS, "swap of cards the player does not hold");
+            if held {
+                self.swap_cards(seat, swap, obs);
+            }
         }
+    }
+
+    /// Moves one hand card face-up and one face-up card into the hand (a setup swap, or
+    /// one a special rule allows), with the `SWAP` hooks around it.
+    fn swap_cards<O: Observer>(&mut self, seat: u8, Swap { hand, face_up }: Swap, obs: &mut O) {
+        let mut info = Hooked::of(HookEvent::Swap, Some(seat));
+        info.rank = Some(hand);
+        obs.hook(self, When::Before, &info);
+        let p = &mut self.players[seat as usize];
+        if p.hand.count(hand) == 0 || p.face_up.count(face_up) == 0 {
+            return;
+        }
+        p.hand.remove(hand, 1);
+        p.face_up.remove(face_up, 1);
+        p.hand.add(face_up, 1);
+        p.face_up.add(hand, 1);
+        // The face-up card was public; the hand card going face-up is no longer in hand.
+        let known = p.known.count(hand).min(1);
+        p.known.remove(hand, known);
+        if self.phase != Phase::Setup {
+            p.known.add(face_up, 1);
+        }
+        obs.event(self, Event::Swap { seat, hand, face_up });
+        obs.hook(self, When::After, &info);
     }
 
     /// Ends setup: the starter's first turn begins (LOPTI-SETUP-5).
@@ -413,9 +447,13 @@ impl State {
                 self.next_turn(obs);
             }
             Action::Blind => {
+                let mut info = Hooked::of(HookEvent::FacedownReveal, Some(p));
+                obs.hook(self, When::Before, &info);
                 let c = self.players[p as usize].face_down.take_keyed(self.hidden.zone(p as u64));
                 let legal = is_legal_play(&self.pile, self.obligation == Some(p), c, 1, &self.rules);
                 obs.event(self, Event::Reveal { seat: p, rank: c, legal });
+                (info.rank, info.legal) = (Some(c), Some(legal));
+                obs.hook(self, When::After, &info);
                 if legal {
                     self.play(p, c, 1, true, obs);
                 } else {
@@ -440,15 +478,37 @@ impl State {
         d.hand.ranks().any(|r| (1..=d.hand.count(r)).any(|n| is_legal_play(d.pile, d.obligated, r, n, &self.rules)))
     }
 
+    /// Fires the hooks of a play: `PLAY` for every play, then `BONUS_PLAY` for a bonus play.
+    fn hook_play<O: Observer>(&mut self, when: When, info: &Hooked, bonus: bool, obs: &mut O) {
+        obs.hook(self, when, info);
+        if bonus {
+            obs.hook(self, when, &Hooked { event: HookEvent::BonusPlay, ..*info });
+        }
+    }
+
     /// A legal play and what follows it in the turn (§17 `turn`).
     fn play<O: Observer>(&mut self, p: u8, r: Rank, n: u8, blind: bool, obs: &mut O) {
-        obs.event(self, Event::Play { seat: p, rank: r, count: n, blind, bonus: self.turn.bonus });
-        let cleared = self.resolve(p, r, n, obs);
+        let bonus = self.turn.bonus;
+        let mut info = Hooked::of(HookEvent::Play, Some(p));
+        (info.rank, info.count) = (Some(r), n);
+        self.hook_play(When::Before, &info, bonus, obs);
+        obs.event(self, Event::Play { seat: p, rank: r, count: n, blind, bonus });
+        let mut cleared = self.resolve(p, r, n, obs);
         if self.players[p as usize].cards() == 0 {
             // LOPTI-WIN-1..3, LOPTI-DRAW-5, LOPTI-BONUS-3: out at once, no draw, no bonus.
+            // The player is out before the play's `after` hooks run, so they cannot stop
+            // him going out (LOPTI-MAKE-4).
             self.go_out(p, obs);
+            self.hook_play(When::After, &info, bonus, obs);
             self.next_turn(obs);
             return;
+        }
+        if O::HOOKS {
+            // A special clearing rule (LOPTI-MAKE-8) clears after the play; the player then
+            // gets his bonus play like after any clear (LOPTI-CLEAR-1).
+            let clears = self.counters.clears;
+            self.hook_play(When::After, &info, bonus, obs);
+            cleared |= self.counters.clears > clears;
         }
         if self.turn.first {
             self.turn.first = false;
@@ -505,16 +565,24 @@ impl State {
 
     /// LOPTI-CLEAR-1: the pile goes out of the round.
     fn clear<O: Observer>(&mut self, p: u8, cause: ClearCause, obs: &mut O) {
+        let mut info = Hooked::of(HookEvent::Clear, Some(p));
+        (info.cause, info.cards) = (Some(cause), self.pile.cards());
+        obs.hook(self, When::Before, &info);
         let cards = self.pile.take();
         self.out.add_all(cards);
         self.run3 = 0;
         self.obligation = None;
         self.counters.clears += 1;
         obs.event(self, Event::Clear { seat: p, cause, cards });
+        info.cards = cards;
+        obs.hook(self, When::After, &info);
     }
 
     /// LOPTI-PICK-1, LOPTI-PICK-3: the whole pile goes into the hand.
     fn pickup<O: Observer>(&mut self, p: u8, reason: PickupReason, obs: &mut O) {
+        let mut info = Hooked::of(HookEvent::Pickup, Some(p));
+        info.cards = self.pile.cards();
+        obs.hook(self, When::Before, &info);
         let cards = self.pile.take();
         let me = &mut self.players[p as usize];
         me.hand.add_all(cards);
@@ -524,35 +592,109 @@ impl State {
         self.picked_mask |= 1 << p;
         self.counters.pickups += 1;
         obs.event(self, Event::Pickup { seat: p, cards, reason });
+        info.cards = cards;
+        obs.hook(self, When::After, &info);
     }
 
     /// LOPTI-DRAW-1: one card if the draw pile has one and the hand has fewer than 3.
     fn draw<O: Observer>(&mut self, p: u8, obs: &mut O) {
         if !self.draw.is_empty() && self.players[p as usize].hand.len() < 3 {
-            let rank = self.draw.take_keyed(self.hidden.zone(DRAW_ZONE));
-            self.players[p as usize].hand.add(rank, 1);
-            obs.event(self, Event::Draw { seat: p, rank });
+            self.draw_card(p, false, obs);
         }
+    }
+
+    /// One card from the draw pile into `p`'s hand, with the `DRAW` hooks around it. A
+    /// `before` hook cannot take the card away: no effect draws on a `DRAW` hook.
+    fn draw_card<O: Observer>(&mut self, p: u8, by_rule: bool, obs: &mut O) {
+        let mut info = Hooked::of(HookEvent::Draw, Some(p));
+        obs.hook(self, When::Before, &info);
+        if self.draw.is_empty() {
+            return;
+        }
+        let rank = self.draw.take_keyed(self.hidden.zone(DRAW_ZONE));
+        self.players[p as usize].hand.add(rank, 1);
+        if by_rule {
+            self.received_mask |= 1 << p;
+        }
+        obs.event(self, Event::Draw { seat: p, rank, by_rule });
+        info.rank = Some(rank);
+        obs.hook(self, When::After, &info);
     }
 
     /// LOPTI-FU-1: an empty hand takes all the face-up cards.
     fn takeover<O: Observer>(&mut self, p: u8, obs: &mut O) {
-        let me = &mut self.players[p as usize];
+        let me = &self.players[p as usize];
         if me.hand.is_empty() && !me.face_up.is_empty() {
+            let mut info = Hooked::of(HookEvent::FaceupTakeover, Some(p));
+            info.cards = me.face_up;
+            obs.hook(self, When::Before, &info);
+            let me = &mut self.players[p as usize];
             let cards = me.face_up;
-            me.hand = cards;
+            me.hand.add_all(cards);
             me.known.add_all(cards);
             me.face_up = Ranks::EMPTY;
             obs.event(self, Event::Takeover { seat: p, cards });
+            obs.hook(self, When::After, &info);
         }
     }
 
     fn go_out<O: Observer>(&mut self, p: u8, obs: &mut O) {
+        let info = Hooked::of(HookEvent::PlayerOut, Some(p));
+        obs.hook(self, When::Before, &info);
         self.out_mask |= 1 << p;
         self.finish[self.finished as usize] = p;
         self.finished += 1;
         self.winner.get_or_insert(p);
         obs.event(self, Event::Out { seat: p, place: self.finished });
+        obs.hook(self, When::After, &info);
+    }
+
+    /// Rule primitive (LOPTI-MAKE-SIM-1): a special rule makes `p` draw one card, if any
+    /// are left. Sends `Draw` (with `by_rule`) and runs the `DRAW` hooks.
+    pub fn rule_draw<O: Observer>(&mut self, p: u8, obs: &mut O) {
+        if !self.draw.is_empty() && !self.is_out(p) && self.players[p as usize].cards() > 0 {
+            self.draw_card(p, true, obs);
+        }
+    }
+
+    /// Rule primitive: `from` passes hand card `rank` to `to`. A player never gives away
+    /// his last card (he goes out only by a legal play, LOPTI-WIN-1), and nobody gives to
+    /// or takes from a player who is out. Returns whether the card moved.
+    pub fn rule_give<O: Observer>(&mut self, from: u8, to: u8, rank: Rank, obs: &mut O) -> bool {
+        let giver = &self.players[from as usize];
+        let ok = from != to
+            && giver.hand.count(rank) > 0
+            && giver.cards() >= 2
+            && !self.is_out(from)
+            && !self.is_out(to)
+            && self.players[to as usize].cards() > 0;
+        if ok {
+            let giver = &mut self.players[from as usize];
+            giver.hand.remove(rank, 1);
+            let known = giver.known.count(rank).min(1);
+            giver.known.remove(rank, known);
+            self.players[to as usize].hand.add(rank, 1);
+            self.received_mask |= 1 << to;
+            obs.event(self, Event::Give { from, to, rank });
+        }
+        ok
+    }
+
+    /// Rule primitive: `seat` swaps one hand card with one of his own face-up cards, with
+    /// the `SWAP` hooks around it (the face-up count stays 3, LOPTI-INV-7).
+    pub fn rule_swap<O: Observer>(&mut self, seat: u8, swap: Swap, obs: &mut O) {
+        if !self.is_out(seat) {
+            self.swap_cards(seat, swap, obs);
+        }
+    }
+
+    /// Rule primitive: a special clearing rule's condition is met (LOPTI-CLEAR-2 (5),
+    /// LOPTI-MAKE-8): the pile goes out of the round as after any clear. Used after a play,
+    /// whose player then gets the bonus play. Does nothing on an empty table.
+    pub fn rule_clear<O: Observer>(&mut self, p: u8, obs: &mut O) {
+        if !self.pile.is_empty() {
+            self.clear(p, ClearCause::SpecialRule, obs);
+        }
     }
 
     /// The turn ends after a play: the owed draw (`end_of_turn`), then the next turn.
@@ -582,17 +724,20 @@ impl State {
             self.finish_round(obs);
             return;
         }
+        let info = Hooked::of(HookEvent::TurnStart, Some(p));
+        obs.hook(self, When::Before, &info);
         self.counters.turns += 1;
         self.current = p;
         self.turn = TurnState { first: true, bonus: false, draw_owed: false };
         obs.event(self, Event::TurnStart { seat: p, turn: self.counters.turns });
+        obs.hook(self, When::After, &info);
         // The catch-all of LOPTI-FU-1 (cannot trigger under the base rules).
         self.takeover(p, obs);
     }
 
     /// Stops a game that deterministic bots would repeat forever: the position at the
     /// start of this turn is the one at the start of turn `repeat_of`.
-    fn stop_cycle<O: Observer>(&mut self, repeat_of: u32, obs: &mut O) {
+    pub(super) fn stop_cycle<O: Observer>(&mut self, repeat_of: u32, obs: &mut O) {
         self.cycled = true;
         self.end_round(Some(repeat_of), obs);
     }
@@ -608,6 +753,7 @@ impl State {
                 self.finished += 1;
             }
         }
+        obs.hook(self, When::Before, &Hooked::of(HookEvent::RoundEnd, None));
         self.phase = Phase::Over;
         let (winner, capped, cycled, turns) = (self.match_winner(), self.capped, self.cycled, self.counters.turns);
         obs.event(self, Event::End { winner, capped, cycled, turns, repeat_of });
@@ -635,7 +781,7 @@ impl Dice<'_> {
 
 /// Turn-start positions remembered per stretch (see [`Repeats`]); the longest stretch
 /// seen in 80,000 games of deterministic bots was 130 turns.
-const MEMORY: usize = 1024;
+pub(super) const MEMORY: usize = 1024;
 
 /// Quantities that only ever move one way during play: the draw pile, the face-down and
 /// the face-up cards shrink; the cards out of the round, the players out and the players
@@ -643,7 +789,7 @@ const MEMORY: usize = 1024;
 fn one_way(s: &State) -> [u32; 5] {
     let n = s.n as usize;
     let zones: u32 = s.players[..n].iter().map(|p| p.face_down.len() * 8 + p.face_up.len()).sum();
-    [s.draw.len(), s.out.len(), zones, s.out_mask as u32, s.picked_mask as u32]
+    [s.draw.len(), s.out.len(), zones, s.out_mask as u32, s.picked_mask as u32 | (s.received_mask as u32) << 8]
 }
 
 /// A 64-bit fingerprint of what changes within a stretch: hands (and what is known of
@@ -658,7 +804,7 @@ fn fingerprint(s: &State) -> u64 {
 }
 
 /// Two positions are the same if the states are equal apart from the metric counts.
-fn same_position(a: &State, b: &State) -> bool {
+pub(super) fn same_position(a: &State, b: &State) -> bool {
     let (mut a, mut b) = (*a, *b);
     a.counters = Counters::default();
     b.counters = Counters::default();
@@ -691,7 +837,8 @@ impl<const CAP: usize> Repeats<CAP> {
     }
 
     /// At a turn start: the earlier turn whose position this one repeats, if any.
-    pub(super) fn repeat_of(&mut self, s: &State, bots: &[&dyn super::strategies::Strategy]) -> Option<u32> {
+    /// `replay(from, turn)` is the position at the start of turn `turn` played on from `from`.
+    pub(super) fn repeat_of(&mut self, s: &State, replay: impl Fn(&State, u32) -> State) -> Option<u32> {
         if self.len == 0 || one_way(s) != one_way(&self.anchor) {
             self.anchor = *s;
             self.len = 0;
@@ -713,7 +860,7 @@ impl<const CAP: usize> Repeats<CAP> {
         for i in 0..self.len {
             if self.prints[i] == print {
                 let turn = self.anchor.counters.turns + i as u32;
-                if same_position(&replay(&self.anchor, turn, bots), s) {
+                if same_position(&replay(&self.anchor, turn), s) {
                     return Some(turn);
                 }
             }
@@ -730,10 +877,15 @@ impl<const CAP: usize> Repeats<CAP> {
 
 /// The position at the start of turn `turn`, replayed from `from` (deterministic bots).
 fn replay(from: &State, turn: u32, bots: &[&dyn super::strategies::Strategy]) -> State {
-    let mut s = *from;
     let mut unused = rng_from(0);
+    replay_with(from, turn, |s| step(s, bots, &mut unused, &mut super::events::NoObserver))
+}
+
+/// The position at the start of turn `turn`, replayed from `from` by `step` (one decision).
+pub(super) fn replay_with(from: &State, turn: u32, mut step: impl FnMut(&mut State)) -> State {
+    let mut s = *from;
     while s.counters.turns < turn && s.phase == Phase::Play {
-        step(&mut s, bots, &mut unused, &mut super::events::NoObserver);
+        step(&mut s);
     }
     s
 }
@@ -781,7 +933,7 @@ pub(super) fn play_round_remembering<O: Observer, const CAP: usize>(state: &mut 
         let mut repeats = Repeats::<CAP>::new(state);
         while state.phase == Phase::Play {
             if state.turn.first && !state.turn.bonus {
-                if let Some(turn) = repeats.repeat_of(state, bots) {
+                if let Some(turn) = repeats.repeat_of(state, |from, turn| replay(from, turn, bots)) {
                     state.stop_cycle(turn, obs);
                     break;
                 }

@@ -107,9 +107,33 @@ fn describe(state: &State, ev: Event) -> (Option<usize>, &'static str, Value, St
         ),
         Event::Bonus { seat } => (Some(seat as usize), "bonus", json!({}), "earns a bonus play".to_string()),
         Event::Pass { seat } => (Some(seat as usize), "pass", json!({}), "declines the bonus play".to_string()),
-        Event::Draw { seat, rank } => {
+        Event::Draw { seat, rank, by_rule: false } => {
             (Some(seat as usize), "draw", json!({"rank": rank_name(rank), "draw_pile": state.draw.len()}), format!("draws {}", rank_name(rank)))
         }
+        Event::Draw { seat, rank, by_rule: true } => (
+            Some(seat as usize),
+            "draw",
+            json!({"rank": rank_name(rank), "draw_pile": state.draw.len(), "by_rule": true}),
+            format!("draws {} (special rule)", rank_name(rank)),
+        ),
+        Event::Give { from, to, rank } => (
+            Some(from as usize),
+            "give",
+            json!({"to": to, "rank": rank_name(rank)}),
+            format!("gives {} to P{to} (special rule)", rank_name(rank)),
+        ),
+        Event::RuleFires { rule, when, event, actor } => (
+            actor.map(|a| a as usize),
+            "rule",
+            json!({"rule": rule, "when": when.name(), "on": event.name()}),
+            format!("special rule {rule} fires ({} {})", when.name(), event.name()),
+        ),
+        Event::HookDepthLimit { event } => (
+            None,
+            "hook_limit",
+            json!({"on": event.name()}),
+            format!("hooks on {} skipped: the hook chain reached lopti.hook_depth", event.name()),
+        ),
         Event::Pickup { seat, cards, reason } => (
             Some(seat as usize),
             "pickup",
@@ -136,13 +160,18 @@ fn describe(state: &State, ev: Event) -> (Option<usize>, &'static str, Value, St
     }
 }
 
+/// The trace line of an engine event (also used by the session trace).
+pub fn trace_event(state: &State, ev: Event) -> TraceEvent {
+    let (seat, kind, detail, text) = describe(state, ev);
+    let detail = match detail {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    TraceEvent { time: None, seat, kind, detail, text }
+}
+
 impl Observer for TraceObserver<'_> {
     fn event(&mut self, state: &State, ev: Event) {
-        let (seat, kind, detail, text) = describe(state, ev);
-        let detail = match detail {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        self.sink.event(TraceEvent { time: None, seat, kind, detail, text });
+        self.sink.event(trace_event(state, ev));
     }
 }

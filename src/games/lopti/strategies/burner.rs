@@ -22,7 +22,7 @@ fn preference(cause: ClearCause) -> u8 {
     match cause {
         ClearCause::FourOfAKind => 0,
         ClearCause::ThreeRun => 1,
-        ClearCause::Ten => 2,
+        ClearCause::Ten | ClearCause::SpecialRule => 2,
     }
 }
 

@@ -25,11 +25,29 @@ pub trait Strategy: Sync {
     fn swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap>;
     /// One of `legal` (never empty; in the order `cardsim legal lopti` prints).
     fn act(&self, view: &View, legal: &[Action], rng: &mut SimRng) -> Action;
-    /// True if `swap` and `act` never use the generator and depend only on the view; a
-    /// game among such bots that repeats a position is stopped (it would never end).
+    /// True if `swap`, `act`, `give` and `rule_swap` never use the generator and depend
+    /// only on the view; a game among such bots that repeats a position is stopped (it
+    /// would never end).
     fn deterministic(&self) -> bool {
         false
     }
+    /// A special rule makes this player give one hand card away (LOPTI-MAKE-SIM-1 effects
+    /// that leave the choice to the player): which one. `view.hand` is not empty. The
+    /// default gives its least useful card ([`least_useful`]).
+    fn give(&self, view: &View, _rng: &mut SimRng) -> Rank {
+        least_useful(view.hand)
+    }
+    /// A special rule lets this player swap one hand card with one of its face-up cards
+    /// during play: which, if any. The default is the setup swap of the simple bots.
+    fn rule_swap(&self, view: &View, _rng: &mut SimRng) -> Option<Swap> {
+        strong_face_up_swap(view)
+    }
+}
+
+/// The card a simple bot gives away: the lowest ordinary rank, the specials last (the
+/// reverse of [`late_value`]).
+pub fn least_useful(hand: super::ranks::Ranks) -> Rank {
+    hand.ranks().min_by_key(|&r| late_value(r)).expect("a hand card to give")
 }
 
 /// Bot parameters that come from flags rather than from the strategy name.

@@ -9,7 +9,8 @@ use crate::rng::SimRng;
 use rand::RngExt;
 
 /// Picks uniformly: at setup among no swap and the nine (hand position, face-up position)
-/// swaps; at every decision among the lines `cardsim legal lopti` prints for its view.
+/// swaps; at every decision among the lines `cardsim legal lopti` prints for its view;
+/// among its hand cards when a special rule makes it give one.
 pub struct Random;
 
 /// Registry entry.
@@ -27,5 +28,15 @@ impl Strategy for Random {
 
     fn act(&self, _: &View, legal: &[Action], rng: &mut SimRng) -> Action {
         legal[rng.random_range(0..legal.len())]
+    }
+
+    /// Uniform over its hand cards.
+    fn give(&self, view: &View, rng: &mut SimRng) -> crate::games::lopti::ranks::Rank {
+        view.hand.nth(rng.random_range(0..view.hand.len()))
+    }
+
+    /// Uniform among no swap and the (hand card, face-up card) pairs, as at setup.
+    fn rule_swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap> {
+        self.swap(view, rng)
     }
 }
