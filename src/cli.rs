@@ -41,6 +41,8 @@ enum Command {
     List,
     /// Print the legal actions of a position given as JSON, one per line (Lopti).
     Legal(LegalArgs),
+    /// Lopti sessions: winners make rules, the table votes, RPS breaks ties (see docs/lopti-sessions.md).
+    Session(crate::games::lopti::session::command::SessionArgs),
 }
 
 #[derive(Args, Debug)]
@@ -200,6 +202,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Sprt(a) => run_sprt_command(a),
         Command::List => list(&mut std::io::stdout()).map_err(|e| e.to_string()),
         Command::Legal(a) => run_legal(a),
+        Command::Session(a) => crate::games::lopti::session::command::run(a),
     }
 }
 

@@ -9,7 +9,10 @@ const RULE_FLAGS: usize = 7;
 /// Every flag Lopti accepts: the base-game decisions of lopti.md §20 (the first
 /// [`RULE_FLAGS`]), the `mcts` iteration budget, and the shared simulation cap (used as
 /// the turn cap).
-pub static FLAGS: [FlagDef; 9] = [
+pub static FLAGS: [FlagDef; 9] = BASE_FLAGS;
+
+/// [`FLAGS`] as a constant, for flag lists that extend it (sessions).
+pub const BASE_FLAGS: [FlagDef; 9] = [
     FlagDef {
         key: "lopti.seven_on_seven",
         kind: FlagKind::Choice(&["equal_more", "free"]),

@@ -18,6 +18,7 @@ pub mod pile;
 pub mod position;
 pub mod ranks;
 pub mod rules;
+pub mod session;
 pub mod special;
 pub mod state;
 pub mod strategies;

@@ -1,0 +1,459 @@
+//! `cardsim session lopti`: runs many sessions and reports the session statistics
+//! (printed, and as CSV with `--csv`), or traces one session (`--trace-index I`).
+//!
+//! Bots are `STRATEGY[,maker=M][,voter=V][,rps=R]` (defaults `maker=selfish`,
+//! `voter=selfish`, `rps=uniform`), sorted by label, and every session of a seating group
+//! is played under one of the group's seat orders (every order for 2-4 players, the
+//! balanced design of 10 for 5), so each bot sits in each seat equally often and the
+//! output does not depend on the order of `--bot`. Sessions of a group share their deals
+//! (common random numbers); a bot's decisions come from its seat's streams. The run is
+//! the same on any number of threads.
+
+use super::meta::{Maker, ValueTable, Voter, MAKERS, VOTERS};
+use super::rps::{RpsStrategy, RPS_STRATEGIES};
+use super::stats::{report, Report, RunLabels, Sums};
+use super::{play_session, RuleLog, SessionBot, SessionFlags, SessionObserver, Table, BASIC_FLAGS, SESSION_FLAGS};
+use crate::games::lopti::config::Rules;
+use crate::games::lopti::events::{Event, NoObserver, Observer};
+use crate::games::lopti::special::{file, Catalog};
+use crate::games::lopti::state::State;
+use crate::games::lopti::strategies::{self, Params};
+use crate::output::summary::write_csv;
+use crate::rng::{deal_seed, mix};
+use crate::runner::{seating, seatings_per_deal, twin_ranks, SeatingDesign, MAX_SEATS};
+use crate::settings::Settings;
+use crate::trace::{StreamSink, TraceEvent, TraceFormat, TraceSink};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Options of `cardsim session`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  cardsim session lopti --bot lowest --bot burner --bot random --bot lowest,maker=random --rounds 20 --sessions 10000 --csv s.csv
+  cardsim session lopti --bot lowest --bot burner,voter=fair,rps=exploit --rounds 10 --trace-index 3
+  cardsim session lopti --list-rules")]
+pub struct SessionArgs {
+    /// Game (only `lopti` has sessions).
+    pub game: String,
+    /// A player as STRATEGY[,maker=selfish|random|none][,voter=selfish|fair|none]
+    /// [,rps=uniform|biased|pattern|exploit]; repeat once per player (2 to 5).
+    #[arg(long = "bot", value_name = "SPEC")]
+    pub bots: Vec<String>,
+    /// Rounds per session.
+    #[arg(long, default_value_t = 20)]
+    pub rounds: u16,
+    /// A session also ends as soon as a player has this many round wins (0: play all rounds).
+    #[arg(long, default_value_t = 0)]
+    pub target_wins: u16,
+    /// Number of sessions (rounded up to whole seating groups).
+    #[arg(long, default_value_t = 1000)]
+    pub sessions: u64,
+    /// Master seed: the same seed gives byte-identical results.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write the statistics as CSV to this file (replaced atomically).
+    #[arg(long, value_name = "PATH")]
+    pub csv: Option<PathBuf>,
+    /// Flag as KEY=VALUE: the lopti.* rules and the session decisions (see --list-rules).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// A TOML file of extra special rules for the catalog (repeatable; see docs/lopti-sessions.md).
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rule_files: Vec<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print the whole of session I instead (rules made, votes, every RPS throw, every
+    /// event of every round), as numbered by a run with the same options.
+    #[arg(long, value_name = "I")]
+    pub trace_index: Option<u64>,
+    /// Trace format.
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    pub format: TraceFormat,
+    /// List the special rules, the meta strategies and the session flags, and exit.
+    #[arg(long)]
+    pub list_rules: bool,
+}
+
+/// Default players when no --bot is given.
+const DEFAULT_BOTS: [&str; 3] = ["burner", "lowest", "random"];
+
+/// Parses one `--bot` spec.
+pub fn parse_bot(text: &str, params: &Params) -> Result<SessionBot, String> {
+    let mut parts = text.split(',').map(str::trim);
+    let strategy = parts.next().unwrap_or_default();
+    if strategy.contains('@') {
+        return Err(format!("--bot {text}: lopti is turn-based, so bots take no @PRESET"));
+    }
+    if strategy.ends_with(".toml") {
+        return Err(format!("--bot {text}: bot files are not supported in sessions; use STRATEGY[,maker=..][,voter=..][,rps=..]"));
+    }
+    let play = strategies::build(strategy, params).ok_or_else(|| {
+        let names: Vec<&str> = strategies::REGISTRY.iter().map(|r| r.info.name).collect();
+        format!("--bot {text}: unknown strategy '{strategy}'; lopti strategies: {}", names.join(", "))
+    })?;
+    let (mut maker, mut voter, mut rps) = (Maker::Selfish, Voter::Selfish, RpsStrategy::Uniform);
+    for part in parts {
+        let (key, value) = part.split_once('=').ok_or_else(|| format!("--bot {text}: '{part}' is not KEY=VALUE (maker, voter, rps)"))?;
+        let pick = |names: Vec<&str>| format!("--bot {text}: {key}={value}: unknown; valid: {}", names.join(", "));
+        match key {
+            "maker" => maker = MAKERS.iter().find(|m| m.0 == value).map(|m| m.1).ok_or_else(|| pick(MAKERS.iter().map(|m| m.0).collect()))?,
+            "voter" => voter = VOTERS.iter().find(|m| m.0 == value).map(|m| m.1).ok_or_else(|| pick(VOTERS.iter().map(|m| m.0).collect()))?,
+            "rps" => rps = RPS_STRATEGIES.iter().find(|m| m.0 == value).map(|m| m.1).ok_or_else(|| pick(RPS_STRATEGIES.iter().map(|m| m.0).collect()))?,
+            _ => return Err(format!("--bot {text}: unknown key '{key}'; valid keys: maker, voter, rps")),
+        }
+    }
+    let mut label = strategy.to_string();
+    if maker != Maker::Selfish {
+        label += &format!(",maker={}", maker.name());
+    }
+    if voter != Voter::Selfish {
+        label += &format!(",voter={}", voter.name());
+    }
+    if rps != RpsStrategy::Uniform {
+        label += &format!(",rps={}", rps.name());
+    }
+    Ok(SessionBot { label, strategy: strategy.to_string(), play, maker, voter, rps })
+}
+
+/// A checked run: the table, the labels and the seeding.
+pub struct Prepared {
+    /// The table.
+    pub table: Table,
+    /// Non-default flags.
+    pub flags: String,
+    /// Settings in force.
+    pub settings: Settings,
+}
+
+/// Checks the options and builds the table (bots sorted by label; no value table yet).
+pub fn prepare(bot_texts: &[String], sets: &[String], rule_files: &[PathBuf], rounds: u16, target_wins: u16) -> Result<Prepared, String> {
+    let settings = Settings::parse(&SESSION_FLAGS, sets)?;
+    let params = Params { mcts_iterations: settings.get_int("lopti.mcts_iterations") as u32 };
+    let texts: Vec<String> = if bot_texts.is_empty() { DEFAULT_BOTS.iter().map(|s| s.to_string()).collect() } else { bot_texts.to_vec() };
+    if !(2..=MAX_SEATS).contains(&texts.len()) {
+        return Err(format!("lopti needs 2 to 5 --bot options, got {}", texts.len()));
+    }
+    let mut bots = texts.iter().map(|t| parse_bot(t, &params)).collect::<Result<Vec<_>, _>>()?;
+    bots.sort_by(|a, b| a.label.cmp(&b.label));
+    if rounds == 0 {
+        return Err("--rounds must be at least 1".into());
+    }
+    if target_wins > rounds {
+        return Err(format!("--target-wins {target_wins} is more than --rounds {rounds}"));
+    }
+    let mut catalog = Catalog::built_in();
+    for f in rule_files {
+        for def in file::load(f)? {
+            catalog.add(def).map_err(|e| format!("{}: {e}", f.display()))?;
+        }
+    }
+    let labels: Vec<String> = bots.iter().map(|b| b.label.clone()).collect();
+    let twin = twin_ranks(&labels);
+    let table = Table {
+        bots,
+        rules: Rules::from_settings(&settings),
+        flags: SessionFlags::from_settings(&settings),
+        catalog: Arc::new(catalog),
+        rounds,
+        target_wins,
+        values: None,
+        twin,
+    };
+    Ok(Prepared { table, flags: settings.non_default(), settings })
+}
+
+/// The quick simulation, if a selfish strategy needs it; seeded by the master seed.
+pub fn values_for(table: &Table, seed: u64) -> Option<ValueTable> {
+    table
+        .bots
+        .iter()
+        .any(|b| b.maker == Maker::Selfish || b.voter == Voter::Selfish)
+        .then(|| ValueTable::compute(table, mix(&[seed, 0x7661_6C75]), table.flags.quick_rounds))
+}
+
+/// How the sessions of a run are laid out: groups of seatings of series.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// Players.
+    pub n: usize,
+    /// Seatings per group.
+    pub per: u64,
+    /// Sessions per series.
+    pub series: u64,
+    /// Groups.
+    pub groups: u64,
+}
+
+impl Layout {
+    /// The layout for at least `sessions` sessions.
+    pub fn new(n: usize, series: u64, sessions: u64) -> Layout {
+        let per = seatings_per_deal(SeatingDesign::All, n);
+        Layout { n, per, series, groups: sessions.div_ceil(per * series).max(1) }
+    }
+    /// Sessions in all.
+    pub fn sessions(&self) -> u64 {
+        self.groups * self.per * self.series
+    }
+    /// Sessions per group.
+    pub fn per_group(&self) -> u64 {
+        self.per * self.series
+    }
+    /// Group, seating and position in its series of session `index`, and its seeds:
+    /// the group's seed, and the session's.
+    pub fn locate(&self, seed: u64, index: u64) -> (u64, u64, u64, u64, u64) {
+        let (unit, j) = (index / self.series, index % self.series);
+        let (g, k) = (unit / self.per, unit % self.per);
+        let gs = deal_seed(seed, g);
+        (g, k, j, gs, mix(&[gs, 0x7365_7373, j]))
+    }
+}
+
+/// Plays group `g` (every seating, each a series) and sums its sessions.
+pub fn play_group(table: &Table, layout: &Layout, seed: u64, g: u64) -> Sums {
+    let mut sums = Sums::new(table.bots.len(), table.catalog.rules.len());
+    for k in 0..layout.per {
+        let mut returning: Vec<RuleLog> = Vec::new();
+        for j in 0..layout.series {
+            let (_, _, _, gs, ss) = layout.locate(seed, (g * layout.per + k) * layout.series + j);
+            let sb = seating(SeatingDesign::All, layout.n, gs, k);
+            let rec = play_session(table, &sb[..layout.n], ss, &returning, &mut NoObserver);
+            returning = rec.end_rules.iter().map(|r| rec.logs[r.serial as usize - 1]).collect();
+            sums.add(&rec);
+        }
+    }
+    sums
+}
+
+/// Plays every group of `layout` on the current rayon pool; per-group sums in order.
+pub fn play_all(table: &Table, layout: &Layout, seed: u64, bar: &ProgressBar) -> Vec<Sums> {
+    (0..layout.groups)
+        .into_par_iter()
+        .map(|g| {
+            let s = play_group(table, layout, seed, g);
+            bar.inc(layout.per_group());
+            s
+        })
+        .collect()
+}
+
+fn progress(total: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("lopti sessions [{bar:40}] {human_pos}/{human_len}  {rate}  eta {eta}")
+            .expect("valid template")
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} sessions/s", s.per_sec());
+            })
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), String> {
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    Ok((pool, threads))
+}
+
+/// Runs `cardsim session`.
+pub fn run(a: SessionArgs) -> Result<(), String> {
+    if a.game != "lopti" {
+        crate::games::find(&a.game)?;
+        return Err(format!("session: {} has no sessions; only lopti does", a.game));
+    }
+    if a.list_rules {
+        return list(&a.rule_files).map_err(|e| e.to_string());
+    }
+    if a.sessions == 0 {
+        return Err("--sessions must be at least 1".into());
+    }
+    let mut p = prepare(&a.bots, &a.sets, &a.rule_files, a.rounds, a.target_wins)?;
+    if let Some(index) = a.trace_index {
+        let (pool, _) = thread_pool(a.threads)?;
+        p.table.values = pool.install(|| values_for(&p.table, a.seed));
+        return trace(&p, a.seed, index, a.format);
+    }
+    let (pool, threads) = thread_pool(a.threads)?;
+    let layout = Layout::new(p.table.bots.len(), p.table.flags.series as u64, a.sessions);
+    if layout.sessions() != a.sessions {
+        eprintln!("note: playing {} sessions ({} groups x {} seatings{})", layout.sessions(), layout.groups, layout.per,
+            if layout.series > 1 { format!(" x series of {}", layout.series) } else { String::new() });
+    }
+    let start = Instant::now();
+    p.table.values = pool.install(|| values_for(&p.table, a.seed));
+    let quick = start.elapsed().as_secs_f64();
+    let bar = progress(layout.sessions(), a.quiet);
+    let play_start = Instant::now();
+    let groups = pool.install(|| play_all(&p.table, &layout, a.seed, &bar));
+    bar.finish_and_clear();
+    let secs = play_start.elapsed().as_secs_f64();
+    let labels: Vec<String> = p.table.bots.iter().map(|b| b.label.clone()).collect();
+    let ids: Vec<&'static str> = p.table.catalog.rules.iter().map(|r| r.id).collect();
+    let rl = RunLabels { bots: &labels, rules: &ids, flags: &p.flags, seed: a.seed, rounds: a.rounds, target_wins: a.target_wins };
+    let rep = report(&rl, &groups);
+    let mut out = std::io::stdout().lock();
+    print_report(&mut out, &p, &rl, &rep, quick).map_err(|e| e.to_string())?;
+    let n = layout.sessions();
+    writeln!(out, "throughput: {n} sessions ({} rounds) in {secs:.2} s = {:.1} sessions/s on {threads} threads ({:.1} per thread)",
+        rep.total.rounds, n as f64 / secs, n as f64 / secs / threads as f64).map_err(|e| e.to_string())?;
+    if let Some(path) = &a.csv {
+        write_csv(path, &rep.rows)?;
+        writeln!(out, "wrote {}", path.display()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn ci(lo: f64, hi: f64) -> String {
+    if lo.is_finite() { format!("[{lo:.4}, {hi:.4}]") } else { "[-]".into() }
+}
+
+fn print_report(out: &mut dyn Write, p: &Prepared, rl: &RunLabels, rep: &Report, quick: f64) -> std::io::Result<()> {
+    let t = &rep.total;
+    writeln!(out, "lopti sessions | {} | {} rounds{} | {} sessions | seed {} | {}", rl.bots.join(" vs "), rl.rounds,
+        if rl.target_wins > 0 { format!(" or {} wins", rl.target_wins) } else { String::new() }, t.sessions, rl.seed,
+        if p.flags.is_empty() { "default rules".to_string() } else { p.flags.clone() })?;
+    if let Some(v) = &p.table.values {
+        writeln!(out, "quick simulation (selfish strategies): {} variants x {} rounds in {quick:.1} s", v.variants.len(), v.rounds)?;
+    }
+    let w = rl.bots.iter().map(|l| l.len()).max().unwrap_or(3).max(3);
+    writeln!(out, "{:<w$}  {:>8} {:>18}  {:>8} {:>18}  {:>8} {:>8} {:>8} {:>18}", "bot", "rounds", "95% CI", "sessions", "95% CI", "win|won", "base", "lift", "95% CI")?;
+    for (label, e) in rl.bots.iter().zip(&rep.bots) {
+        writeln!(out, "{label:<w$}  {:>8.4} {:>18}  {:>8.4} {:>18}  {:>8.4} {:>8.4} {:>+8.4} {:>18}", e[0].value, ci(e[0].lo, e[0].hi), e[1].value,
+            ci(e[1].lo, e[1].hi), e[2].value, e[3].value, e[4].value, ci(e[4].lo, e[4].hi))?;
+    }
+    let [again, predicted, lift] = rep.rich;
+    writeln!(out, "rich get richer: P(win round k+1 | won round k) = {:.4} {}; each bot's base rate predicts {:.4}; lift {:+.4} {}",
+        again.value, ci(again.lo, again.hi), predicted.value, lift.value, ci(lift.lo, lift.hi))?;
+    let v = &t.votes;
+    writeln!(out, "rounds: {:.2} per session, {} without a winner ({} capped, {} cycled); sessions without a single winner: {}; with a lead of 2 wins: {}",
+        t.rounds as f64 / t.sessions.max(1) as f64, t.no_winner, t.capped, t.cycled, t.shared, t.lead2)?;
+    writeln!(out, "rule votes: {} held ({:.3} per round), {} passed, {} tied: {} settled by rock-paper-scissors (proposer won {}, {} sudden deaths, {} knockouts), {} without",
+        v.held, v.held as f64 / t.rounds.max(1) as f64, v.passed, v.tied, v.rps, v.rps_proposer_won, v.sudden_death, v.knockouts, v.unopposed)?;
+    let made: u64 = t.rule.iter().map(|r| r.made).sum();
+    writeln!(out, "special rules: {made} made ({:.2} per session), {:.2} in force at the end; hook chains cut at the depth limit: {}",
+        made as f64 / t.sessions.max(1) as f64, t.at_end as f64 / t.sessions.max(1) as f64, t.depth_limited)?;
+    let mut order: Vec<usize> = (0..rl.rules.len()).filter(|&i| rep.rules[i].0 > 0).collect();
+    order.sort_by(|&a, &b| rep.rules[b].3.value.abs().total_cmp(&rep.rules[a].3.value.abs()).then(a.cmp(&b)));
+    writeln!(out, "rules by effect on their maker's win rate: the maker's win rate in the rounds the rule was in force, against the maker's base rate")?;
+    writeln!(out, "(effect), and against its rate after a round it won or did not, as each of those rounds was (adjusted: the winner plays first):")?;
+    writeln!(out, "  {:<18} {:>7} {:>8} {:>7} {:>7} {:>8} {:>18} {:>9} {:>18} {:>7}", "rule", "made", "rounds", "win", "base", "effect", "95% CI", "adjusted", "95% CI", "voted")?;
+    for i in order {
+        let (made, win, base, eff, adj) = &rep.rules[i];
+        let r = &t.rule[i];
+        writeln!(out, "  {:<18} {:>7} {:>8} {:>7.4} {:>7.4} {:>+8.4} {:>18} {:>+9.4} {:>18} {:>7}", rl.rules[i], made, r.rounds, win.value, base, eff.value,
+            ci(eff.lo, eff.hi), adj.value, ci(adj.lo, adj.hi), r.voted_away)?;
+    }
+    Ok(())
+}
+
+/// Writes session traces: the rounds' engine events and the session's own.
+struct SessionTrace<'a> {
+    sink: &'a mut dyn TraceSink,
+}
+
+impl Observer for SessionTrace<'_> {
+    fn event(&mut self, state: &State, ev: Event) {
+        self.sink.event(crate::games::lopti::trace::trace_event(state, ev));
+    }
+}
+
+impl SessionObserver for SessionTrace<'_> {
+    fn tracing(&self) -> bool {
+        true
+    }
+    fn note(&mut self, ev: TraceEvent) {
+        self.sink.event(ev);
+    }
+}
+
+/// Traces session `index` of a run with these options.
+fn trace(p: &Prepared, seed: u64, index: u64, format: TraceFormat) -> Result<(), String> {
+    let n = p.table.bots.len();
+    let layout = Layout::new(n, p.table.flags.series as u64, index + 1);
+    let (g, k, j, gs, _) = layout.locate(seed, index);
+    let sb = seating(SeatingDesign::All, n, gs, k);
+    let mut returning: Vec<RuleLog> = Vec::new();
+    for jj in 0..j {
+        let (.., ss) = layout.locate(seed, index - j + jj);
+        let rec = play_session(&p.table, &sb[..n], ss, &returning, &mut NoObserver);
+        returning = rec.end_rules.iter().map(|r| rec.logs[r.serial as usize - 1]).collect();
+    }
+    let (.., ss) = layout.locate(seed, index);
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let mut sink = StreamSink::new(&mut lock, format);
+    let seats: Vec<serde_json::Value> = (0..n).map(|s| json!({"seat": s, "bot": p.table.bots[sb[s]].label, "bot_index": sb[s]})).collect();
+    let flags: serde_json::Map<String, serde_json::Value> = p.settings.all().map(|(k, v)| (k.to_string(), serde_json::Value::from(v))).collect();
+    let who: Vec<String> = (0..n).map(|s| format!("P{s}={}", p.table.bots[sb[s]].label)).collect();
+    let detail = json!({"game": "lopti", "seed": seed, "index": index, "group": g, "seating": k, "series_position": j,
+        "bots": p.table.bots.iter().map(|b| &b.label).collect::<Vec<_>>(), "seats": seats, "rounds": p.table.rounds,
+        "target_wins": p.table.target_wins, "flags": flags, "returning": returning.len()});
+    let detail = match detail {
+        serde_json::Value::Object(m) => m,
+        _ => unreachable!(),
+    };
+    sink.event(TraceEvent { time: None, seat: None, kind: "session_start", detail,
+        text: format!("lopti session {index} (group {g}, seating {k}) seed {seed}: {} | {} rounds{} | {}", who.join(" "), p.table.rounds,
+            if p.table.target_wins > 0 { format!(" or {} wins", p.table.target_wins) } else { String::new() },
+            if p.flags.is_empty() { "default rules".into() } else { p.flags.clone() }) });
+    play_session(&p.table, &sb[..n], ss, &returning, &mut SessionTrace { sink: &mut sink });
+    match sink.error {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the trace: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// `--list-rules`: the catalog, the meta strategies and the session flags.
+fn list(rule_files: &[PathBuf]) -> std::io::Result<()> {
+    let mut catalog = Catalog::built_in();
+    let mut out = std::io::stdout().lock();
+    for f in rule_files {
+        match file::load(f).and_then(|defs| defs.into_iter().try_for_each(|d| catalog.add(d).map_err(|e| format!("{}: {e}", f.display())))) {
+            Ok(()) => {}
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+    }
+    writeln!(out, "Special rules a winner may make (LOPTI-MAKE-*), as plugins hooking events:")?;
+    for def in &catalog.rules {
+        let hooks: Vec<String> = def.hooks.iter().map(|h| format!("{} {}", h.when.name(), h.event.name())).collect();
+        writeln!(out, "  {:<18} [{}] {}", def.id, hooks.join("; "), def.text)?;
+        for p in def.params {
+            writeln!(out, "  {:<18}   {}={} ({}..{}; votes may propose {}): {}", "", p.name, p.show(p.default), p.show(p.min), p.show(p.max),
+                p.alternatives.iter().map(|&a| p.show(a)).collect::<Vec<_>>().join(", "), p.doc)?;
+        }
+    }
+    writeln!(out, "\nBasic rules a Rule Vote may flip for the session (LOPTI-VOTE-2):")?;
+    for (name, _, doc) in BASIC_FLAGS {
+        writeln!(out, "  lopti.{name:<20} {doc}")?;
+    }
+    writeln!(out, "\nBots: STRATEGY[,maker=M][,voter=V][,rps=R]; defaults maker=selfish, voter=selfish, rps=uniform")?;
+    for (name, _, doc) in MAKERS {
+        writeln!(out, "  maker={name:<9} {doc}")?;
+    }
+    for (name, _, doc) in VOTERS {
+        writeln!(out, "  voter={name:<9} {doc}")?;
+    }
+    for (name, _, doc) in RPS_STRATEGIES {
+        writeln!(out, "  rps={name:<11} {doc}")?;
+    }
+    writeln!(out, "\nFlags (--set KEY=VALUE; default first):")?;
+    for f in SESSION_FLAGS.iter() {
+        writeln!(out, "  {}={}  [{}]  {}", f.key, f.default, f.accepted(), f.doc)?;
+    }
+    Ok(())
+}
