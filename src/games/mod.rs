@@ -62,7 +62,7 @@ pub mod spit;
 
 /// Every game, in the order `cardsim list` shows them.
 pub fn registry() -> Vec<&'static dyn GameEntry> {
-    vec![&spit::SPIT, &speed::SPEED, &lopti::LOPTI]
+    vec![&spit::SPIT, &speed::SPEED, &lopti::LOPTI, &nerts::NERTS]
 }
 
 /// Finds a game by name, or says which names exist.

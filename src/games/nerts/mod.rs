@@ -3,16 +3,27 @@
 //! deck per player (or per team), stuck detection and global resets, and +1/-2 scoring
 //! over deals to a target.
 //!
-//! This folder is the rules core: flags ([`config`]), the `Copy` state for 2 to 8
-//! players ([`state`]), actions, legality, landing with foundation races and ties,
-//! stuck detection, resets, scoring and the match ([`rules`]), and the card-count
-//! invariants ([`invariants`]). Strategies, the match loop on the real-time engine, the
-//! entry, traces and the CLI come with the engine's support for eight players.
+//! The rules core: flags ([`config`]), the `Copy` state for 2 to 8 players ([`state`]),
+//! actions, legality, landing with foundation races and ties, stuck detection, resets,
+//! scoring and the match ([`rules`]), and the card-count invariants ([`invariants`]).
+//! On the shared real-time engine: the rules as the engine needs them ([`engine`]), a
+//! player's view ([`view`]), the strategies ([`strategies`]), the match loop
+//! ([`game`]), the entry and its metrics, traces, and the invariant checker as an
+//! engine observer ([`checker`]). docs/nerts.md describes all of it.
 
+pub mod checker;
 pub mod config;
+pub mod engine;
+mod entry;
+pub mod game;
 pub mod invariants;
 pub mod rules;
 pub mod state;
+pub mod strategies;
+mod trace;
+pub mod view;
+
+pub use entry::{Nerts, NERTS};
 
 #[cfg(test)]
 mod tests;

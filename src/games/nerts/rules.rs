@@ -286,7 +286,7 @@ pub fn foundation_options(e: Eff, needs: u64, mut f: impl FnMut(Card)) {
 
 /// What a card standing for `e` would add to the foundations now: true if some
 /// foundation (or a new one) takes it.
-fn fits_foundation(e: Eff, needs: u64) -> bool {
+pub fn fits_foundation(e: Eff, needs: u64) -> bool {
     match e {
         Eff::Card(c) => needs >> c.0 & 1 == 1,
         _ => true, // an open Joker can always start a foundation as an Ace
@@ -691,7 +691,7 @@ pub fn work_moves(cfg: &NertsConfig, l: &Layout, locks: u8, mut f: impl FnMut(Ne
 /// Items 1-3 of NERTS-STUCK-1 on layout `l` with foundations taking `needs`: the Nerts
 /// top playable or to be flipped, a work top to a foundation, or a card that is or will
 /// be the waste top during one pass playable anywhere.
-fn useful_now(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
+pub fn useful_now(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
     let empty = l.has_empty_slot();
     let card_useful = |e: Eff, empty: bool| {
         fits_foundation(e, needs)

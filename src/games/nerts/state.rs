@@ -557,6 +557,9 @@ pub struct NertsState {
     pub resets: u16,
     /// A progress move (NERTS-STUCK-2) landed since the last global reset (or the deal).
     pub progress_since_reset: bool,
+    /// Each team's match points before this deal (public: everyone keeps the score
+    /// sheet); set by the match loop, zero in a lone deal.
+    pub totals: [i32; MAX_NERTS_PLAYERS],
 }
 
 impl NertsState {
@@ -579,6 +582,7 @@ impl NertsState {
             called: NONE,
             resets: 0,
             progress_since_reset: false,
+            totals: [0; MAX_NERTS_PLAYERS],
         };
         for p in 0..players {
             s.layout_of[p] = if shared { p / 2 } else { p } as u8;

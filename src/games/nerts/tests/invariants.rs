@@ -92,6 +92,6 @@ fn the_state_is_a_small_copy_value() {
     copy::<NertsState>();
     let size = std::mem::size_of::<NertsState>();
     eprintln!("NertsState: {size} bytes for 8 layouts and 48 foundations");
-    assert!(size <= 1600, "NertsState grew to {size} bytes");
+    assert!(size <= 1640, "NertsState grew to {size} bytes (the match totals on the score sheet take 32)");
     assert!(std::mem::size_of::<NertsAction>() <= 8);
 }

@@ -8,6 +8,7 @@ mod foundations;
 mod invariants;
 mod layout;
 mod random_play;
+mod realtime;
 mod scoring;
 mod stock;
 

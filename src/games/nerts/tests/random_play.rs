@@ -11,7 +11,7 @@ use crate::games::nerts::rules::{seat_scores, DealEnd, NERTS_MAX_ACTIONS};
 use crate::rng::{rng_from, MatchSeeds};
 
 /// Flags drawn at random, each value equally likely.
-fn random_cfg(rng: &mut SimRng) -> NertsConfig {
+pub(super) fn random_cfg(rng: &mut SimRng) -> NertsConfig {
     let mut pick = |n: usize| rng.random_range(0..n);
     NertsConfig {
         flip_count: [3, 1][pick(2)],

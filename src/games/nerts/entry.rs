@@ -1,0 +1,73 @@
+//! Nerts as the command line and the runner see it.
+
+use super::config::{NertsConfig, NERTS_FLAGS};
+use super::game::{play_match, NertsOutcome, NertsSeats};
+use super::rules::NertsRules;
+use super::strategies::{NertsStrategy, REGISTRY};
+use super::trace::NertsTracer;
+use crate::games::Registered;
+use crate::realtime::{RealtimeEntry, RealtimeGame, MAX_PLAYERS};
+use crate::rng::MatchSeeds;
+use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
+use crate::settings::{FlagDef, Settings};
+use crate::trace::TraceSink;
+
+/// Nerts, as a real-time game for 2 to 8 players (as many as the engine seats).
+pub struct Nerts;
+
+/// The registered Nerts entry.
+pub static NERTS: RealtimeEntry<Nerts> = RealtimeEntry::new();
+
+/// Nerts' per-match metrics.
+pub static NERTS_METRICS: [MetricDef; 6] = [
+    MetricDef { name: "deals", scale: 1, doc: "deals played to reach the target (NERTS-MATCH-1)" },
+    MetricDef { name: "deal_seconds", scale: 1000, doc: "mean simulated length of a deal in seconds (dealing off the clock)" },
+    MetricDef { name: "deal_actions", scale: 1, doc: "mean actions landed per deal (moves, flips, the call)" },
+    MetricDef { name: "called_deals", scale: 1, doc: "deals that ended with a Nerts call (NERTS-END-1); the others ended stuck (NERTS-END-2)" },
+    MetricDef { name: "foundation_cards", scale: 1, doc: "cards played to foundations over the match, every seat" },
+    MetricDef { name: "races_lost", scale: 1, doc: "foundation plays that lost a race and went back (NERTS-RT-5); each was won by another card" },
+];
+
+/// The runner's record of a match.
+pub fn record(out: &NertsOutcome) -> MatchRecord {
+    let deals = out.deals.max(1) as u64;
+    let mut metrics = [0; MAX_METRICS];
+    metrics[..6].copy_from_slice(&[
+        out.deals as u64,
+        out.time / 1000 / deals,
+        out.counts.landed / deals,
+        out.called_deals as u64,
+        out.tally.to_foundation.iter().map(|&c| c as u64).sum(),
+        out.tally.races_lost.iter().map(|&c| c as u64).sum(),
+    ]);
+    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics }
+}
+
+impl RealtimeGame for Nerts {
+    type Config = NertsConfig;
+    type Strategy = dyn NertsStrategy;
+    const NAME: &'static str = "nerts";
+    const ABOUT: &'static str = "race to empty a 13-card Nerts pile onto shared foundations; deals scored +1/-2 to a target";
+    const DEFAULT_BOTS: &'static [&'static str] = &["balanced@skilled", "nerts-first@skilled", "foundation-first@skilled", "lazy@skilled"];
+    const PLAYERS: (usize, usize) = (2, if MAX_PLAYERS < 8 { MAX_PLAYERS } else { 8 });
+
+    fn flags() -> &'static [FlagDef] {
+        &NERTS_FLAGS
+    }
+    fn metrics() -> &'static [MetricDef] {
+        &NERTS_METRICS
+    }
+    fn registry() -> &'static [Registered<dyn NertsStrategy>] {
+        &REGISTRY
+    }
+    fn config(settings: &Settings) -> NertsConfig {
+        NertsConfig::from_settings(settings)
+    }
+    fn play(cfg: NertsConfig, seats: &NertsSeats, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
+        let rules = NertsRules::new(cfg);
+        record(&match sink {
+            None => play_match(&rules, seats, seeds, &mut ()),
+            Some(sink) => play_match(&rules, seats, seeds, &mut NertsTracer::new(sink)),
+        })
+    }
+}

@@ -1,0 +1,119 @@
+//! Nerts strategies behind one trait, and their registry. Each style is an order of
+//! preference over the kinds of move ([`Cat`]) it sees in its legal list, read from its
+//! own view ([`NertsView`]); within a kind it takes the first action in the legal order.
+//!
+//! Every style ranks the progress moves of NERTS-STUCK-2 (a card leaving the Nerts pile
+//! or the waste, or reaching a foundation) above turning the stock, and makes a move
+//! between work piles only when it opens a progress move at once ([`Cat::StackForNerts`],
+//! [`Cat::StackUseful`]); aimless moves are a last resort. So no style loops on its own
+//! layout while the rules say it is not stuck, and the engine, not a bot, declares the
+//! table stuck (every hand idle or aimless, nobody with progress).
+
+mod random;
+mod styles;
+
+use super::rules::{NertsAction, NertsRules, Source};
+use super::state::NertsState;
+use super::view::NertsView;
+use crate::realtime::{NoDecision, RealtimePolicy};
+use crate::rng::SimRng;
+
+/// A Nerts policy. It sees only a [`NertsView`].
+pub trait NertsStrategy: Send + Sync {
+    /// Picks one of `legal` (never empty), or `None` to stay idle.
+    fn choose(&self, view: &NertsView, legal: &[NertsAction], rng: &mut SimRng) -> Option<NertsAction>;
+}
+
+/// A Nerts strategy as the engine asks it: on the player's view. Nerts' rules ask no
+/// decision besides moves.
+impl RealtimePolicy<NertsRules> for dyn NertsStrategy {
+    fn choose(&self, rules: &NertsRules, s: &NertsState, p: usize, legal: &[NertsAction], rng: &mut SimRng) -> Option<NertsAction> {
+        NertsStrategy::choose(self, &NertsView::new(s, p, &rules.cfg), legal, rng)
+    }
+    fn decide(&self, _: &NertsRules, _: &NertsState, _: usize, d: NoDecision, _: &mut SimRng) -> NoDecision {
+        match d {}
+    }
+}
+
+/// The kinds of move a style ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cat {
+    /// The call (NERTS-END-1).
+    Call,
+    /// The Nerts top to a foundation.
+    NertsFound,
+    /// The Nerts top onto a work pile, into an empty slot or under a pile.
+    NertsWork,
+    /// Turning the next Nerts card up.
+    FlipN,
+    /// A work-pile top to a foundation.
+    WorkFound,
+    /// The waste top to a foundation.
+    WasteFound,
+    /// The waste top onto a work pile, into an empty slot or under a pile.
+    WasteWork,
+    /// A move between work piles after which the Nerts top has a place.
+    StackForNerts,
+    /// A move between work piles after which some progress move is open.
+    StackUseful,
+    /// A move between work piles that opens nothing.
+    StackOther,
+    /// FLIP3 or RECYCLE.
+    Stock,
+    /// ROTATE.
+    Rotate,
+}
+
+/// The kind of `a` as `view` sees it.
+pub fn classify(view: &NertsView, a: NertsAction) -> Cat {
+    match a {
+        NertsAction::CallNerts => Cat::Call,
+        NertsAction::FlipNerts => Cat::FlipN,
+        NertsAction::FlipStock | NertsAction::Recycle => Cat::Stock,
+        NertsAction::Rotate => Cat::Rotate,
+        NertsAction::ToFoundation { from: Source::Nerts, .. } => Cat::NertsFound,
+        NertsAction::ToFoundation { from: Source::Waste, .. } => Cat::WasteFound,
+        NertsAction::ToFoundation { .. } => Cat::WorkFound,
+        NertsAction::Build { from, .. } | NertsAction::Fill { from, .. } | NertsAction::SlipUnder { from, .. } => match from {
+            Source::Nerts => Cat::NertsWork,
+            Source::Waste => Cat::WasteWork,
+            Source::Work { .. } => {
+                let opens = view.open_after(Some(a));
+                if opens.nerts {
+                    Cat::StackForNerts
+                } else if opens.any() {
+                    Cat::StackUseful
+                } else {
+                    Cat::StackOther
+                }
+            }
+        },
+    }
+}
+
+/// The first action of `legal` in the first kind of `order` that has one; the first
+/// legal action if none has (an aimless move or a rotation).
+pub fn pick(view: &NertsView, legal: &[NertsAction], order: &[Cat]) -> Option<NertsAction> {
+    let mut best: Option<(usize, NertsAction)> = None;
+    for &a in legal {
+        let cat = classify(view, a);
+        if let Some(rank) = order.iter().position(|&c| c == cat) {
+            if best.is_none_or(|(r, _)| rank < r) {
+                best = Some((rank, a));
+                if rank == 0 {
+                    break;
+                }
+            }
+        }
+    }
+    best.map(|(_, a)| a).or(legal.first().copied())
+}
+
+/// A registered Nerts strategy.
+pub type Registered = crate::games::Registered<dyn NertsStrategy>;
+
+/// Every Nerts strategy.
+pub static REGISTRY: [Registered; 5] = [styles::NERTS_FIRST, styles::FOUNDATION_FIRST, styles::BALANCED, styles::LAZY, random::REGISTERED];
+
+/// A Nerts bot: a strategy plus a reaction model.
+pub type NertsBot = crate::realtime::Bot<dyn NertsStrategy>;

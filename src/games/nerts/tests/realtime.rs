@@ -1,0 +1,182 @@
+//! Nerts on the real-time engine: invariants after every event of random matches at
+//! 2, 4, 6 and 8 players (as many as the engine seats) with random flags and random
+//! bots; no deal runs forever with the most passive style (NERTS-STUCK-5); partners'
+//! conflicts (NERTS-PART-3); the bounded action list; strategies that see only their
+//! view.
+
+use super::random_play::random_cfg;
+use super::*;
+use crate::games::nerts::checker::MatchChecker;
+use crate::games::nerts::engine::bounded_legal;
+use crate::games::nerts::game::{play_match, NertsSeats};
+use crate::games::nerts::strategies::{NertsBot, REGISTRY};
+use crate::games::nerts::view::NertsView;
+use crate::reaction::Preset;
+use crate::realtime::{ActionList, RealtimeRules, MAX_ACTIONS, MAX_PLAYERS};
+use crate::rng::{rng_from, MatchSeeds};
+
+const PRESETS: [Preset; 5] = [Preset::Novice, Preset::Casual, Preset::Skilled, Preset::Expert, Preset::Machine];
+
+fn bot(name: &str, preset: Preset) -> NertsBot {
+    let r = REGISTRY.iter().find(|r| r.info.name == name).unwrap();
+    NertsBot { strategy: (r.make)(), reaction: preset.model() }
+}
+
+/// Player counts the engine seats.
+fn player_counts() -> Vec<usize> {
+    [2, 4, 6, 8].into_iter().filter(|&n| n <= MAX_PLAYERS).collect()
+}
+
+#[test]
+fn invariants_hold_after_every_event_of_random_realtime_matches() {
+    let mut rng = rng_from(77);
+    for n in player_counts() {
+        let (mut events, mut capped, mut called, mut stuck, mut resets) = (0, 0, 0, 0, 0);
+        for m in 0..40u64 {
+            let mut cfg = random_cfg(&mut rng);
+            cfg.target = 5;
+            cfg.max_actions = 30_000;
+            let rules = NertsRules::new(cfg);
+            let bots: Vec<NertsBot> = (0..n).map(|_| bot(REGISTRY[rng.random_range(0..REGISTRY.len())].info.name, PRESETS[rng.random_range(0..PRESETS.len())])).collect();
+            let seats: NertsSeats = bots.iter().collect();
+            let mut checker = MatchChecker::new(rules);
+            let out = play_match(&rules, &seats, &MatchSeeds::of_deal(m * 31 + n as u64), &mut checker);
+            let shared = cfg.teams(n) && cfg.partnership_mode == crate::games::nerts::config::PartnershipMode::SharedLayout;
+            assert!(!out.capped || shared, "{n} players, match {m}: capped without a shared layout under {cfg:?}");
+            capped += out.capped as u32;
+            events += checker.events;
+            called += checker.called;
+            stuck += checker.stuck_ends;
+            resets += checker.resets;
+            if !out.capped {
+                assert!(out.winner_team.is_some());
+            }
+        }
+        assert!(called > 0 && resets > 0, "{n} players: calls {called}, resets {resets}");
+        eprintln!("{n} players: {events} events checked, {called} deals called, {stuck} ended stuck, {resets} resets, {capped} capped");
+    }
+}
+
+#[test]
+fn no_deal_runs_forever_with_the_most_passive_style_at_every_player_count() {
+    // NERTS-STUCK-5: lazy turns its stock only when it has nothing else; the engine
+    // declares the table stuck, resets, and ends the deal after a reset with no progress.
+    for n in player_counts() {
+        for partnerships in [Partnerships::None, Partnerships::Auto] {
+            let cfg = NertsConfig { target: 30, max_actions: 200_000, partnerships, ..NertsConfig::default() };
+            let rules = NertsRules::new(cfg);
+            let bots: Vec<NertsBot> = (0..n).map(|p| bot("lazy", PRESETS[p % 4])).collect();
+            let seats: NertsSeats = bots.iter().collect();
+            for m in 0..4 {
+                let mut checker = MatchChecker::new(rules);
+                let out = play_match(&rules, &seats, &MatchSeeds::of_deal(m), &mut checker);
+                assert!(!out.capped, "{n} players ({partnerships:?}), match {m}: a lazy deal hit the cap");
+                assert_eq!(checker.called + checker.stuck_ends, out.deals as u64);
+            }
+        }
+    }
+}
+
+use crate::games::nerts::config::Partnerships;
+
+#[test]
+fn partners_reaching_for_one_pile_conflict_others_never() {
+    // NERTS-PART-3: two hands on one layout cannot both take its waste.
+    let cfg = NertsConfig { partnerships: Partnerships::Pairs, ..NertsConfig::default() };
+    let rules = NertsRules::new(cfg);
+    let s = NertsState::deal(&cfg, 4, &mut rng_from(3));
+    assert_eq!((s.layout_of[0], s.layout_of[1], s.layout_of[2]), (0, 0, 1));
+    let flip = NertsAction::FlipStock;
+    assert!(RealtimeRules::conflicts(&rules, &s, 0, flip, 1, NertsAction::Recycle));
+    assert!(!RealtimeRules::conflicts(&rules, &s, 0, flip, 1, NertsAction::FlipNerts));
+    assert!(!RealtimeRules::conflicts(&rules, &s, 0, flip, 2, flip), "different layouts never conflict");
+}
+
+#[test]
+fn the_bounded_action_list_keeps_every_plain_action() {
+    // With two Jokers a deck the core's list can pass the engine's 64; the subset keeps
+    // every action without a declaration (tier 0) and stays within the engine's bound.
+    let mut rng = rng_from(5);
+    let mut over = 0;
+    for g in 0..300u64 {
+        let cfg = NertsConfig { jokers_per_deck: 2, ..NertsConfig::default() };
+        let rules = NertsRules::new(cfg);
+        let mut s = NertsState::deal(&cfg, 2, &mut rng_from(g));
+        for _ in 0..120 {
+            let all = rules.legal_list(&s, 0);
+            let mut bounded = ActionList::new();
+            bounded_legal(&rules, &s, 0, &mut bounded);
+            assert!(bounded.len() <= MAX_ACTIONS);
+            assert!(bounded.iter().all(|a| all.contains(a)));
+            if all.len() > MAX_ACTIONS {
+                over += 1;
+                let plain = |a: &NertsAction| match *a {
+                    NertsAction::Build { decl, .. } | NertsAction::SlipUnder { decl, .. } => decl == super::super::rules::Decl::NONE,
+                    NertsAction::ToFoundation { from, .. } => !matches!(from, Source::Nerts if s.layout(0).nerts_top().is_some_and(is_joker)) && !matches!(from, Source::Waste if s.layout(0).waste_top().is_some_and(is_joker)),
+                    NertsAction::Fill { from: Source::Work { .. }, .. } => false,
+                    _ => true,
+                };
+                for a in all.iter().filter(|a| plain(a) && !matches!(a, NertsAction::ToFoundation { from: Source::Work { .. }, .. })) {
+                    assert!(bounded.contains(a), "{a:?} dropped");
+                }
+            } else {
+                assert_eq!(bounded.as_slice(), all.as_slice());
+            }
+            if all.is_empty() {
+                break;
+            }
+            let a = all[rng.random_range(0..all.len())];
+            rules.lift(&mut s, 0, a);
+            if rules.land(&mut s, 0, a, 0) == Landing::Rejected {
+                rules.put_back(&mut s, 0, a);
+            }
+            if a == NertsAction::CallNerts {
+                break;
+            }
+        }
+    }
+    eprintln!("{over} positions above {MAX_ACTIONS} actions");
+}
+
+#[test]
+fn strategies_choose_the_same_whatever_the_hidden_cards() {
+    // A strategy reads only its view: shuffling every stock below the top packet's
+    // reach, the cards under every Nerts top, and other layouts' hidden piles changes
+    // nothing it chooses.
+    let cfg = NertsConfig::default();
+    let rules = NertsRules::new(cfg);
+    let mut rng = rng_from(9);
+    for g in 0..60u64 {
+        let mut s = NertsState::deal(&cfg, 3, &mut rng_from(g));
+        for _ in 0..rng.random_range(0..80) {
+            let all = rules.legal_list(&s, 0);
+            let Some(&a) = all.get(rng.random_range(0..all.len().max(1))) else { break };
+            if a == NertsAction::CallNerts {
+                break;
+            }
+            rules.lift(&mut s, 0, a);
+            if rules.land(&mut s, 0, a, 0) == Landing::Rejected {
+                rules.put_back(&mut s, 0, a);
+            }
+        }
+        let mut hidden = s;
+        for l in hidden.layouts.iter_mut().take(3) {
+            let stock = l.sw_len - l.waste_len;
+            l.sw[..stock as usize].reverse(); // the stock's order (face-down)
+            if l.nerts_len > 2 {
+                l.nerts[..l.nerts_len as usize - 1].reverse(); // under the Nerts top
+            }
+        }
+        let mut legal = ActionList::new();
+        bounded_legal(&rules, &s, 0, &mut legal);
+        if legal.is_empty() {
+            continue;
+        }
+        for r in REGISTRY.iter().filter(|r| r.info.name != "random") {
+            let strat = (r.make)();
+            let a = strat.choose(&NertsView::new(&s, 0, &cfg), &legal, &mut rng_from(1));
+            let b = strat.choose(&NertsView::new(&hidden, 0, &cfg), &legal, &mut rng_from(1));
+            assert_eq!(a, b, "{} read a hidden card", r.info.name);
+        }
+    }
+}

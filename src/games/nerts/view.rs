@@ -1,0 +1,150 @@
+//! What one Nerts player can see, as far as the strategies use it: his own layout's
+//! face-up cards (the Nerts top and the number of cards under it, the waste top, the
+//! size of the stock, every work-pile card), the foundations in the common area, every
+//! layout's Nerts count and cards on foundations (the deal's score so far), and the
+//! match's score sheet. The order of any stock, the cards under a Nerts top or a waste
+//! top, and other layouts' piles are not reachable through a view, so a strategy cannot
+//! cheat.
+
+use super::config::NertsConfig;
+use super::rules::{apply_in_layout, fits_foundation, place_options, team_scores, NertsAction, Source};
+use super::state::{Eff, Layout, NertsState, WORK_PILES};
+
+/// One player's view of a Nerts state.
+#[derive(Clone, Copy)]
+pub struct NertsView<'a> {
+    state: &'a NertsState,
+    me: usize,
+    cfg: &'a NertsConfig,
+}
+
+impl<'a> NertsView<'a> {
+    /// The view of seat `me`.
+    pub fn new(state: &'a NertsState, me: usize, cfg: &'a NertsConfig) -> Self {
+        NertsView { state, me, cfg }
+    }
+    /// The viewer's seat.
+    pub fn seat(&self) -> usize {
+        self.me
+    }
+    fn layout(&self) -> &Layout {
+        self.state.layout(self.me)
+    }
+    /// Cards left in the viewer's Nerts pile.
+    pub fn nerts_len(&self) -> u8 {
+        self.layout().nerts_len
+    }
+    /// What the viewer's Nerts top stands for, if it is face-up.
+    pub fn nerts_top(&self) -> Option<Eff> {
+        let l = self.layout();
+        l.nerts_top().filter(|_| l.nerts_up).map(|v| l.loose_eff(v))
+    }
+    /// What the viewer's waste top stands for.
+    pub fn waste_top(&self) -> Option<Eff> {
+        let l = self.layout();
+        l.waste_top().map(|v| l.loose_eff(v))
+    }
+    /// Cards in the viewer's stock (face-down: only counted).
+    pub fn stock_len(&self) -> u8 {
+        self.layout().stock_len()
+    }
+    /// Cards in the viewer's work pile `i`.
+    pub fn work_len(&self, i: usize) -> u8 {
+        self.layout().work[i].len
+    }
+    /// What the top of the viewer's work pile `i` stands for.
+    pub fn work_top(&self, i: usize) -> Option<Eff> {
+        self.layout().top_eff(i)
+    }
+    /// True if the viewer has an empty work slot.
+    pub fn has_empty_slot(&self) -> bool {
+        self.layout().has_empty_slot()
+    }
+    /// Every card value the foundations take now (the Aces and each next card).
+    pub fn needs(&self) -> u64 {
+        self.state.found.needs()
+    }
+    /// Cards on foundations, set-aside ones included.
+    pub fn foundation_cards(&self) -> u32 {
+        self.state.found.cards()
+    }
+    /// The viewer's team.
+    pub fn team(&self) -> usize {
+        self.state.team_of_seat(self.me)
+    }
+    /// Number of teams (a player alone is a team of one).
+    pub fn teams(&self) -> usize {
+        self.state.teams as usize
+    }
+    /// Each team's match points before this deal.
+    pub fn totals(&self) -> &[i32] {
+        &self.state.totals[..self.teams()]
+    }
+    /// Each team's score in this deal if it ended now: +1 per card on a foundation, -2
+    /// per card in its Nerts piles (both public).
+    pub fn deal_scores(&self) -> [i32; super::state::MAX_NERTS_PLAYERS] {
+        team_scores(self.state)
+    }
+    /// Fewest Nerts cards left to any other layout (public).
+    pub fn fewest_other_nerts(&self) -> u8 {
+        let mine = self.state.layout_of[self.me] as usize;
+        self.state.layouts().iter().enumerate().filter(|&(d, _)| d != mine).map(|(_, l)| l.nerts_len).min().unwrap_or(u8::MAX)
+    }
+    /// True if a card standing for `e` would go to a foundation now.
+    pub fn fits_foundation(&self, e: Eff) -> bool {
+        fits_foundation(e, self.needs())
+    }
+    /// What the card(s) of `from` (the lowest card moved) stand for.
+    pub fn source_eff(&self, from: Source) -> Option<Eff> {
+        match from {
+            Source::Nerts => self.nerts_top(),
+            Source::Waste => self.waste_top(),
+            Source::Work { pile, depth } => (depth < self.work_len(pile as usize)).then(|| self.layout().eff(pile as usize, depth as usize)),
+        }
+    }
+    /// Progress moves open on the viewer's face-up cards after a move `a` between his
+    /// work piles (`None` for the layout as it is): which of the Nerts top and the
+    /// waste top would have a place (a foundation, a work pile or an empty slot), and
+    /// whether a work top would go to a foundation. Only face-up cards are read.
+    pub fn open_after(&self, a: Option<NertsAction>) -> Opens {
+        let mut l = *self.layout();
+        if let Some(a) = a {
+            apply_in_layout(self.cfg, &mut l, a);
+        }
+        let needs = self.needs();
+        let empty = l.has_empty_slot();
+        let placeable = |e: Eff| {
+            fits_foundation(e, needs)
+                || empty
+                || (0..WORK_PILES).any(|t| {
+                    l.top_eff(t).is_some_and(|te| {
+                        let mut any = false;
+                        place_options(e, te, |_| any = true);
+                        any
+                    })
+                })
+        };
+        let nerts = l.nerts_top().filter(|_| l.nerts_up).is_some_and(|v| placeable(l.loose_eff(v)));
+        let waste = l.waste_top().is_some_and(|v| placeable(l.loose_eff(v)));
+        let work = (0..WORK_PILES).any(|i| l.top_eff(i).is_some_and(|e| fits_foundation(e, needs)));
+        Opens { nerts, waste, work }
+    }
+}
+
+/// Progress a layout offers on its face-up cards (see [`NertsView::open_after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opens {
+    /// The Nerts top has a place.
+    pub nerts: bool,
+    /// The waste top has a place.
+    pub waste: bool,
+    /// A work top goes to a foundation.
+    pub work: bool,
+}
+
+impl Opens {
+    /// Any progress at all.
+    pub fn any(self) -> bool {
+        self.nerts || self.waste || self.work
+    }
+}
