@@ -89,6 +89,9 @@ struct TableArgs {
     /// --bot the game's default matchup is used.
     #[arg(long = "bot", value_name = "SPEC")]
     bots: Vec<String>,
+    /// Number of players, all playing the single --bot given (e.g. --players 6 --bot balanced).
+    #[arg(long, value_name = "N")]
+    players: Option<usize>,
     /// Master seed: the same seed gives byte-identical results.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -110,6 +113,17 @@ struct SeatArgs {
     /// Same as --seating one: play each deal once, bot i in seat i.
     #[arg(long, conflicts_with = "seating")]
     no_swap: bool,
+}
+
+impl TableArgs {
+    /// The --bot texts, the single one repeated under --players N.
+    fn bot_texts(&self) -> Result<Vec<String>, String> {
+        match (self.players, self.bots.as_slice()) {
+            (None, bots) => Ok(bots.to_vec()),
+            (Some(n), [bot]) => Ok(vec![bot.clone(); n]),
+            (Some(_), bots) => Err(format!("--players needs exactly one --bot, got {}", bots.len())),
+        }
+    }
 }
 
 impl SeatArgs {
@@ -300,7 +314,7 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
         return Err("--games must be at least 1".into());
     }
     let t = &a.game.table;
-    let p = prepare(&a.game.game, &t.bots, &t.sets, t.seats.design())?;
+    let p = prepare(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
     let (pool, threads) = thread_pool(a.threads)?;
     let cfg = p.run_config(a.games, t.seed, a.quiet);
     let rows = run_matchup(&p, &cfg, &pool, threads)?;
@@ -350,7 +364,7 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
         }
         None => {
             let game = a.game.as_deref().expect("clap requires a game without --experiment");
-            (prepare(game, &a.table.bots, &a.table.sets, a.table.seats.design())?, a.table.seed, None)
+            (prepare(game, &a.table.bot_texts()?, &a.table.sets, a.table.seats.design())?, a.table.seed, None)
         }
     };
     let game = p.entry.build(&p.bots, &p.settings)?;

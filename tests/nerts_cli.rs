@@ -1,0 +1,90 @@
+//! Nerts through the command line: thread-count determinism, `--players N`, the trace
+//! (text and JSONL with each layout at the deal), `cardsim list`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn cardsim(args: &[&str]) -> std::process::Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_cardsim")).args(args).output().expect("cardsim runs");
+    assert!(out.status.success(), "cardsim {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("cardsim-nerts-{}-{name}", std::process::id()))
+}
+
+fn csv_of(args: &[&str], threads: &str, name: &str) -> Vec<u8> {
+    let path = temp(name);
+    let p = path.to_str().unwrap();
+    let mut all = vec!["match", "nerts"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--threads", threads, "--quiet", "--csv", p]);
+    cardsim(&all);
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    bytes
+}
+
+#[test]
+fn nerts_csv_is_byte_identical_on_one_and_two_threads_and_depends_on_the_seed() {
+    let args = ["--bot", "balanced@skilled", "--bot", "lazy@casual", "--bot", "nerts-first@expert", "--games", "60", "--seed", "5", "--set", "nerts.target=15"];
+    let one = csv_of(&args, "1", "a.csv");
+    let two = csv_of(&args, "2", "b.csv");
+    assert_eq!(one, two, "thread count changed the CSV");
+    let text = String::from_utf8(one.clone()).unwrap();
+    let header = text.lines().next().unwrap();
+    for col in ["game", "win_rate", "deals_mean", "deal_seconds_mean", "deal_actions_mean", "called_deals_mean", "foundation_cards_mean", "races_lost_mean"] {
+        assert!(header.split(',').any(|h| h == col), "missing column {col} in {header}");
+    }
+    assert!(text.lines().skip(1).all(|l| l.starts_with("nerts,")));
+    let mut other = args;
+    other[9] = "6";
+    assert_ne!(one, csv_of(&other, "2", "c.csv"), "another seed gave the same CSV");
+}
+
+#[test]
+fn players_repeats_a_single_bot_and_needs_exactly_one() {
+    let one = csv_of(&["--players", "3", "--bot", "balanced@skilled", "--games", "6", "--set", "nerts.target=10"], "1", "p.csv");
+    let three = csv_of(&["--bot", "balanced@skilled", "--bot", "balanced@skilled", "--bot", "balanced@skilled", "--games", "6", "--set", "nerts.target=10"], "1", "q.csv");
+    assert_eq!(one, three, "--players 3 --bot X is three --bot X");
+    let out = Command::new(env!("CARGO_BIN_EXE_cardsim")).args(["match", "nerts", "--players", "3", "--bot", "lazy", "--bot", "balanced"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--players needs exactly one --bot"));
+}
+
+#[test]
+fn nerts_trace_jsonl_has_the_layouts_and_the_documented_events() {
+    let args = ["trace", "nerts", "--bot", "balanced@skilled", "--bot", "random@casual", "--set", "nerts.target=5", "--index", "2", "--format", "jsonl"];
+    let out = cardsim(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        let kind = v["event"].as_str().unwrap().to_string();
+        if kind == "deal" {
+            let layouts = v["layouts"].as_array().unwrap();
+            assert_eq!(layouts.len(), 2);
+            for l in layouts {
+                let n = l["nerts"].as_array().unwrap().len() + l["stock"].as_array().unwrap().len() + l["work"].as_array().unwrap().iter().map(|w| w.as_array().unwrap().len()).sum::<usize>();
+                assert_eq!(n, 52, "a layout as dealt holds its deck: {l}");
+            }
+        }
+        assert!(kind == "match_start" || v["nerts_left"].is_array(), "{line}");
+        kinds.insert(kind);
+    }
+    for k in ["match_start", "deal", "start", "to_foundation", "to_work", "flip3", "call", "deal_end", "match_end"] {
+        assert!(kinds.contains(k), "no {k} event in {kinds:?}");
+    }
+    assert_eq!(text.as_bytes(), &cardsim(&args).stdout[..], "a trace replays from its seed");
+    let readable = String::from_utf8(cardsim(&["trace", "nerts", "--players", "2", "--bot", "lazy", "--set", "nerts.target=3"]).stdout).unwrap();
+    assert!(readable.contains("layout 0 (seats [0])") && readable.contains("Nerts!"), "{}", &readable[..readable.len().min(2000)]);
+}
+
+#[test]
+fn nerts_is_listed_with_its_strategies_flags_and_metrics() {
+    let text = String::from_utf8(cardsim(&["list"]).stdout).unwrap();
+    for s in ["nerts (real-time; 2-", "nerts-first", "foundation-first", "balanced", "lazy", "nerts.tie_window=0.05", "nerts.partnerships=auto", "nerts.target=100", "races_lost", "deal_seconds"] {
+        assert!(text.contains(s), "`cardsim list` lacks {s}");
+    }
+}
