@@ -576,27 +576,68 @@ fn random_game(book: &mut RuleBook, g: u64, rng: &mut SimRng) -> (VetoChecker, S
     (check, st)
 }
 
-#[test]
-fn no_catalog_rule_ever_vetoes_a_basic_event_lopti_make_3() {
+/// 400 random games (2-5 players, random flags and bots, the rule's parameters varied over
+/// its alternatives) with rule `id` in force: no sign of a veto, every invariant, and the
+/// rule fires.
+fn never_vetoes(id: &str) {
     let catalog = Arc::new(Catalog::built_in());
-    let mut rng = rng_from(11);
-    for (i, def) in catalog.rules.iter().enumerate() {
-        let mut total = 0;
-        for g in 0..400u64 {
-            let mut b = RuleBook::empty(catalog.clone());
-            let mut params = def.defaults();
-            for (v, p) in params.iter_mut().zip(def.params) {
-                *v = p.alternatives[g as usize % p.alternatives.len()];
-            }
-            b.rules.push(InForce { rule: i as u8, params, maker: 0, created_round: 0, serial: 1 });
-            let (check, st) = random_game(&mut b, g, &mut rng);
-            assert_eq!(check.error, None, "{}: game {g}", def.id);
-            assert_eq!(check.inv.error, None, "{}: game {g}: invariants", def.id);
-            assert!(!st.capped, "{}: game {g} capped", def.id);
-            total += check.fired.get(def.id).copied().unwrap_or(0);
+    let i = catalog.find(id).unwrap();
+    let def = catalog.rules[i];
+    let mut rng = rng_from(11 + i as u64);
+    let mut total = 0;
+    for g in 0..400u64 {
+        let mut b = RuleBook::empty(catalog.clone());
+        let mut params = def.defaults();
+        for (v, p) in params.iter_mut().zip(def.params) {
+            *v = p.alternatives[g as usize % p.alternatives.len()];
         }
-        assert!(total > 0, "{} never fired in 400 random games", def.id);
+        b.rules.push(InForce { rule: i as u8, params, maker: 0, created_round: 0, serial: 1 });
+        let (check, st) = random_game(&mut b, g, &mut rng);
+        assert_eq!(check.error, None, "{id}: game {g}");
+        assert_eq!(check.inv.error, None, "{id}: game {g}: invariants");
+        assert!(!st.capped, "{id}: game {g} capped");
+        total += check.fired.get(def.id).copied().unwrap_or(0);
     }
+    assert!(total > 0, "{id} never fired in 400 random games");
+}
+
+/// One "never vetoes a basic event" test per catalog rule (LOPTI-MAKE-3).
+macro_rules! never_vetoes {
+    ($($name:ident: $id:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                never_vetoes($id);
+            }
+        )*
+        /// The rules with a test above.
+        const NEVER_VETOES: &[&str] = &[$($id),*];
+    };
+}
+
+never_vetoes! {
+    clear_gift_never_vetoes_a_basic_event: "clear_gift",
+    pickup_extra_draw_never_vetoes_a_basic_event: "pickup_extra_draw",
+    two_swap_never_vetoes_a_basic_event: "two_swap",
+    quad_punish_never_vetoes_a_basic_event: "quad_punish",
+    takeover_tax_never_vetoes_a_basic_event: "takeover_tax",
+    equal_clear_never_vetoes_a_basic_event: "equal_clear",
+    straight_clear_never_vetoes_a_basic_event: "straight_clear",
+    out_pass_left_never_vetoes_a_basic_event: "out_pass_left",
+    dealer_draw_never_vetoes_a_basic_event: "dealer_draw",
+    reveal_tax_never_vetoes_a_basic_event: "reveal_tax",
+    last_card_gift_never_vetoes_a_basic_event: "last_card_gift",
+    swap_fee_never_vetoes_a_basic_event: "swap_fee",
+    winner_handicap_never_vetoes_a_basic_event: "winner_handicap",
+    failed_vote_draw_never_vetoes_a_basic_event: "failed_vote_draw",
+    big_pickup_shared_never_vetoes_a_basic_event: "big_pickup_shared",
+    bonus_swap_never_vetoes_a_basic_event: "bonus_swap",
+}
+
+#[test]
+fn every_catalog_rule_has_a_no_veto_test_lopti_make_3() {
+    let ids: Vec<&str> = BUILT_IN.iter().map(|d| d.id).collect();
+    assert_eq!(ids, NEVER_VETOES, "one never-vetoes test per catalog rule, in catalog order");
 }
 
 #[test]
