@@ -88,3 +88,58 @@ fn nerts_is_listed_with_its_strategies_flags_and_metrics() {
         assert!(text.contains(s), "`cardsim list` lacks {s}");
     }
 }
+
+/// Wins per bot and per seat over `deals` deals, each played under the `rotations`
+/// first rotations of the seats.
+fn wins_by_bot(bots: &[&str], sets: &[&str], deals: u64, rotations: usize) -> (Vec<u64>, Vec<u64>, u64) {
+    use cardsim::bot::BotSpec;
+    use cardsim::settings::Settings;
+    let entry = cardsim::games::find("nerts").unwrap();
+    let specs: Vec<BotSpec> = bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect();
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    let game = entry.build(&specs, &Settings::parse(entry.flags(), &sets).unwrap()).unwrap();
+    let game = game.as_match_game();
+    let n = bots.len();
+    let (mut by_bot, mut by_seat, mut played) = (vec![0; n], vec![0; n], 0);
+    for d in 0..deals {
+        for r in 0..rotations {
+            let seat_bots: Vec<usize> = (0..n).map(|s| (s + r) % n).collect();
+            let rec = game.play(&seat_bots, &cardsim::rng::MatchSeeds::of_deal(d));
+            played += 1;
+            if let Some(w) = rec.winner {
+                by_seat[w as usize] += 1;
+                by_bot[seat_bots[w as usize]] += 1;
+            }
+        }
+    }
+    (by_bot, by_seat, played)
+}
+
+#[test]
+#[ignore = "statistical: about a minute in release"]
+fn a_mirror_table_is_balanced_by_seat() {
+    // Four identical bots, one seating per deal (other seatings of identical bots would
+    // replay the same match): each seat wins a quarter, within 4 standard errors.
+    let (_, by_seat, played) = wins_by_bot(&["balanced@skilled"; 4], &["nerts.target=30"], 6000, 1);
+    let se = (0.25 * 0.75 / played as f64).sqrt();
+    for (s, &w) in by_seat.iter().enumerate() {
+        let share = w as f64 / played as f64;
+        eprintln!("seat {s}: {share:.4} of {played}");
+        assert!((share - 0.25).abs() < 4.0 * se, "seat {s} wins {share:.4}, not 0.25 ± {:.4}", 4.0 * se);
+    }
+}
+
+#[test]
+#[ignore = "statistical: about a minute in release"]
+fn a_faster_preset_with_the_same_strategy_wins_more() {
+    // One expert among three skilled players of the same style, in every seat.
+    for style in ["balanced", "foundation-first"] {
+        let fast = format!("{style}@expert");
+        let slow = format!("{style}@skilled");
+        let (by_bot, _, played) = wins_by_bot(&[&fast, &slow, &slow, &slow], &["nerts.target=30"], 600, 4);
+        let share = by_bot[0] as f64 / played as f64;
+        let se = (share * (1.0 - share) / played as f64).sqrt();
+        eprintln!("{fast} among three {slow}: wins {share:.4} ± {:.4} of {played}", 1.96 * se);
+        assert!(share - 3.0 * se > 0.25, "{fast} wins {share:.4} of {played}: not more than its quarter");
+    }
+}
