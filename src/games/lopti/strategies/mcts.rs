@@ -101,7 +101,9 @@ impl Mcts {
 
 impl Strategy for Mcts {
     fn swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap> {
-        let mut options: ArrayVec<Option<Swap>, 10> = ArrayVec::new();
+        // No swap, and each distinct (hand rank, face-up rank) pair: a special rule can give a
+        // hand more than three cards before the swaps (up to 13 ranks x 3 face-up cards).
+        let mut options: ArrayVec<Option<Swap>, { 1 + 13 * 3 }> = ArrayVec::new();
         options.push(None);
         for hand in view.hand.ranks() {
             for face_up in view.face_up.ranks().filter(|&f| f != hand) {

@@ -180,5 +180,11 @@ mod tests {
         s.st.phase = crate::games::lopti::state::Phase::Setup;
         let swap = bot.swap(&s.st.view(0), &mut rng_from(4));
         assert!(swap.is_none_or(|w| s.st.players[0].hand.count(w.hand) > 0 && s.st.players[0].face_up.count(w.face_up) > 0));
+        // A special rule (winner_handicap, swap_fee) can give a hand more than three cards
+        // before the swaps: 1 + 6 x 3 options.
+        let mut s = table(2).hand(0, "4 5 6 8 9 J").up(0, "K Q A").down(0, "2 2 2").hand(1, "6 6 6").up(1, "7 7 7").down(1, "J J J").start();
+        s.st.phase = crate::games::lopti::state::Phase::Setup;
+        let swap = bot.swap(&s.st.view(0), &mut rng_from(4));
+        assert!(swap.is_none_or(|w| s.st.players[0].hand.count(w.hand) > 0 && s.st.players[0].face_up.count(w.face_up) > 0));
     }
 }
