@@ -26,7 +26,7 @@ fn main() {
         for threads in [1, cores] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let games = 20_000 * threads as u64;
-            let cfg = RunConfig::distinct(games, 1, 2);
+            let cfg = RunConfig::distinct(games, 1, specs.len());
             let start = Instant::now();
             let stats = pool.install(|| run(game.as_match_game(), &cfg));
             let secs = start.elapsed().as_secs_f64();

@@ -180,3 +180,52 @@ fn strategies_choose_the_same_whatever_the_hidden_cards() {
         }
     }
 }
+
+#[test]
+#[ignore = "a profile of the styles, printed: cargo test --release style_profiles -- --ignored --nocapture"]
+fn style_profiles_at_four_and_six_players() {
+    // Per style, over every rotation of the seats: match wins per bot (a fair share is
+    // 1/n), points per deal, how often it calls (Nerts-out rate), cards it plays to
+    // foundations and races it wins and loses per deal. Six players: balanced and
+    // nerts-first sit twice.
+    let styles = ["balanced", "nerts-first", "foundation-first", "lazy"];
+    for n in [4, 6].into_iter().filter(|&n| n <= MAX_PLAYERS) {
+        let cfg = NertsConfig { partnerships: Partnerships::None, ..NertsConfig::default() };
+        let rules = NertsRules::new(cfg);
+        let bots: Vec<NertsBot> = (0..n).map(|i| bot(styles[i % 4], Preset::Skilled)).collect();
+        let mut acc = [[0f64; 6]; 8];
+        let mut deals_by_bot = [0f64; 8];
+        let matches = 2400 / n as u64;
+        for m in 0..matches {
+            for r in 0..n {
+                let order: Vec<usize> = (0..n).map(|s| (s + r) % n).collect();
+                let seats: NertsSeats = order.iter().map(|&b| &bots[b]).collect();
+                let out = play_match(&rules, &seats, &MatchSeeds::of_deal(m), &mut ());
+                for (s, &b) in order.iter().enumerate() {
+                    let d = out.deals as f64;
+                    deals_by_bot[b % 4] += d;
+                    let t = &out.tally;
+                    let row = [(out.winner == Some(s)) as u32 as f64, out.totals[s] as f64, t.calls[s] as f64, t.to_foundation[s] as f64, t.races_won[s] as f64, t.races_lost[s] as f64];
+                    for k in 0..6 {
+                        acc[b % 4][k] += row[k];
+                    }
+                }
+            }
+        }
+        eprintln!("{n} players, {} matches per bot (target {}):", matches * n as u64, cfg.target);
+        eprintln!("  {:<18} {:>6} {:>11} {:>10} {:>13} {:>13} {:>14}", "bot", "wins", "points/deal", "call rate", "to found/deal", "races won/dl", "races lost/dl");
+        for b in 0..n.min(4) {
+            let per = |k: usize| acc[b][k] / deals_by_bot[b];
+            eprintln!(
+                "  {:<18} {:>6.3} {:>11.2} {:>10.3} {:>13.2} {:>13.2} {:>14.2}",
+                styles[b],
+                acc[b][0] / (matches * n as u64) as f64 / (0..n).filter(|i| i % 4 == b).count() as f64,
+                per(1),
+                per(2),
+                per(3),
+                per(4),
+                per(5)
+            );
+        }
+    }
+}
