@@ -120,6 +120,7 @@ impl TableArgs {
     fn bot_texts(&self) -> Result<Vec<String>, String> {
         match (self.players, self.bots.as_slice()) {
             (None, bots) => Ok(bots.to_vec()),
+            (Some(0), _) => Err("--players must be at least 1".into()),
             (Some(n), [bot]) => Ok(vec![bot.clone(); n]),
             (Some(_), bots) => Err(format!("--players needs exactly one --bot, got {}", bots.len())),
         }
