@@ -8,7 +8,7 @@
 
 use super::config::NertsConfig;
 use super::rules::{apply_in_layout, fits_foundation, place_options, team_scores, NertsAction, Source};
-use super::state::{Eff, Layout, NertsState, WORK_PILES};
+use super::state::{Eff, Layout, NertsState, LOCK_NERTS, LOCK_STOCK, WORK_PILES};
 
 /// One player's view of a Nerts state.
 #[derive(Clone, Copy)]
@@ -102,10 +102,16 @@ impl<'a> NertsView<'a> {
             Source::Work { pile, depth } => (depth < self.work_len(pile as usize)).then(|| self.layout().eff(pile as usize, depth as usize)),
         }
     }
-    /// Progress moves open on the viewer's face-up cards after a move `a` between his
-    /// work piles (`None` for the layout as it is): which of the Nerts top and the
+    /// True if a partner's action in flight holds a pile of the viewer's layout (the
+    /// partner's hand is on the table for everyone to see, NERTS-PART-3).
+    pub fn partner_busy(&self) -> bool {
+        self.layout().locks != 0
+    }
+    /// Progress moves open to the viewer on his face-up cards after a move `a` between
+    /// his work piles (`None` for the layout as it is): which of the Nerts top and the
     /// waste top would have a place (a foundation, a work pile or an empty slot), and
-    /// whether a work top would go to a foundation. Only face-up cards are read.
+    /// whether a work top would go to a foundation. Only face-up cards are read; a top
+    /// a partner's action holds counts for nothing (the viewer cannot take it).
     pub fn open_after(&self, a: Option<NertsAction>) -> Opens {
         let mut l = *self.layout();
         if let Some(a) = a {
@@ -124,8 +130,8 @@ impl<'a> NertsView<'a> {
                     })
                 })
         };
-        let nerts = l.nerts_top().filter(|_| l.nerts_up).is_some_and(|v| placeable(l.loose_eff(v)));
-        let waste = l.waste_top().is_some_and(|v| placeable(l.loose_eff(v)));
+        let nerts = l.locks & LOCK_NERTS == 0 && l.nerts_top().filter(|_| l.nerts_up).is_some_and(|v| placeable(l.loose_eff(v)));
+        let waste = l.locks & LOCK_STOCK == 0 && l.waste_top().is_some_and(|v| placeable(l.loose_eff(v)));
         let work = (0..WORK_PILES).any(|i| l.top_eff(i).is_some_and(|e| fits_foundation(e, needs)));
         Opens { nerts, waste, work }
     }

@@ -6,7 +6,8 @@
 //! or the waste, or reaching a foundation) above turning the stock, and makes a move
 //! between work piles only when it opens a progress move at once ([`Cat::StackForNerts`],
 //! [`Cat::StackUseful`]); aimless moves are a last resort. So no style loops on its own
-//! layout while the rules say it is not stuck, and the engine, not a bot, declares the
+//! layout while the rules say it is not stuck (with a partner on a shared layout it
+//! waits rather than move aimlessly, see [`pick`]), and the engine, not a bot, declares the
 //! table stuck (every hand idle or aimless, nobody with progress).
 
 mod random;
@@ -91,8 +92,11 @@ pub fn classify(view: &NertsView, a: NertsAction) -> Cat {
     }
 }
 
-/// The first action of `legal` in the first kind of `order` that has one; the first
-/// legal action if none has (an aimless move or a rotation).
+/// The first action of `legal` in the first kind of `order` that has one. If none has,
+/// only aimless moves are left: the first of them, unless a partner's action holds a
+/// pile of the layout; then the player waits for it (two hands on one layout would
+/// otherwise shuffle a stack back and forth while the partner turns the stock, and the
+/// deal would never end; the partner's hand is busy, so the table is not idle).
 pub fn pick(view: &NertsView, legal: &[NertsAction], order: &[Cat]) -> Option<NertsAction> {
     let mut best: Option<(usize, NertsAction)> = None;
     for &a in legal {
@@ -106,7 +110,11 @@ pub fn pick(view: &NertsView, legal: &[NertsAction], order: &[Cat]) -> Option<Ne
             }
         }
     }
-    best.map(|(_, a)| a).or(legal.first().copied())
+    match best {
+        Some((_, a)) => Some(a),
+        None if view.partner_busy() => None,
+        None => legal.first().copied(),
+    }
 }
 
 /// A registered Nerts strategy.

@@ -62,7 +62,7 @@ fn no_deal_runs_forever_with_the_most_passive_style_at_every_player_count() {
     // NERTS-STUCK-5: lazy turns its stock only when it has nothing else; the engine
     // declares the table stuck, resets, and ends the deal after a reset with no progress.
     for n in player_counts() {
-        for partnerships in [Partnerships::None, Partnerships::Auto] {
+        for partnerships in [Partnerships::None, Partnerships::Auto, Partnerships::Pairs] {
             let cfg = NertsConfig { target: 30, max_actions: 200_000, partnerships, ..NertsConfig::default() };
             let rules = NertsRules::new(cfg);
             let bots: Vec<NertsBot> = (0..n).map(|p| bot("lazy", PRESETS[p % 4])).collect();
