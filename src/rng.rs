@@ -22,7 +22,8 @@ use rand_pcg::Pcg64Mcg;
 /// The one generator type used everywhere in simulations.
 pub type SimRng = Pcg64Mcg;
 
-/// Most seats a match may have (the runner's and the seeds' arrays).
+/// Most seats a match may have (the runner's and the seeds' arrays). A game may set a
+/// lower limit of its own.
 pub const MAX_SEATS: usize = 5;
 
 /// SplitMix64 finaliser: a bijective mixing of 64 bits.

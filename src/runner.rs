@@ -46,12 +46,35 @@ impl Ending {
 /// What one played match reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchRecord {
-    /// Seat of the winner; `None` for a draw, a capped or a cycled match.
+    /// Seat of the winner; `None` for a draw, a capped or a cycled match. With teams,
+    /// every seat of the winner's team wins.
     pub winner: Option<u8>,
     /// How the match ended; only finished matches count in the length metrics.
     pub ending: Ending,
     /// Values of the game's metrics, in the order of [`MatchGame::metrics`].
     pub metrics: [u64; MAX_METRICS],
+    /// Points of each seat, for games that report points ([`MatchGame::reports_points`]);
+    /// every seat of a team carries the team's points. Capped and cycled matches report
+    /// the points so far.
+    pub points: [i32; MAX_SEATS],
+    /// Finishing rank of each seat, 0 = first, for games that report points: tied seats
+    /// share the better rank and the next rank is skipped (points 5, 5, 3 give ranks
+    /// 0, 0, 2); a team's seats share its rank.
+    pub rank: [u8; MAX_SEATS],
+    /// Team of each seat (partnerships): seats with the same id share one result.
+    /// `None`: everyone plays alone.
+    pub teams: Option<[u8; MAX_SEATS]>,
+}
+
+impl MatchRecord {
+    /// True if `seat` won: it is the winner's seat or on the winner's team.
+    pub fn won(&self, seat: usize) -> bool {
+        match (self.ending, self.winner, self.teams) {
+            (Ending::Finished, Some(w), None) => w as usize == seat,
+            (Ending::Finished, Some(w), Some(t)) => t[w as usize] == t[seat],
+            _ => false,
+        }
+    }
 }
 
 /// A game with its bots and rule settings, ready to play matches.
@@ -62,6 +85,11 @@ pub trait MatchGame: Sync {
     fn seats(&self) -> usize;
     /// The metrics each [`MatchRecord`] carries.
     fn metrics(&self) -> &'static [MetricDef];
+    /// True if each [`MatchRecord`] carries points and ranks per seat, which the runner
+    /// then aggregates ([`PointStats`]) and the CSV reports. Default: no.
+    fn reports_points(&self) -> bool {
+        false
+    }
     /// Plays one match. `seat_bots[s]` is the index of the bot sitting in seat `s`.
     /// Cards and every hidden card come from the deal's seeds, so that every seating of
     /// a deal sees the same cards; reactions and bots' dice from the seat's player stream.
@@ -204,16 +232,66 @@ pub struct MatchupStats {
     /// `deal_wins[bot][k]`: deals in which the bot won k of its seatings.
     pub deal_wins: Vec<Vec<u64>>,
     /// `deal_score[bot][t]`: deals in which the bot's summed score was `t` units, where a
-    /// win is `seats` units and a match without a winner gives every seat 1 unit (an
-    /// equal share); the deal score is `t / (seats × seatings)`.
+    /// win is `seats` units (for each seat of a winning team) and a match without a
+    /// winner gives every seat 1 unit (an equal share); the deal score is
+    /// `t / (seats × seatings)`.
     pub deal_score: Vec<Vec<u64>>,
     /// One histogram per metric, over finished matches only.
     pub metrics: Vec<Histogram>,
+    /// Points and ranks, for games that report them ([`MatchGame::reports_points`]).
+    pub points: Option<PointStats>,
+}
+
+/// Exact aggregate of the points and ranks of a game that reports them, every match
+/// included (capped and cycled ones with the points so far).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointStats {
+    /// `sum[bot][seat]`: the bot's points summed over its matches in that seat.
+    pub sum: Vec<Vec<i64>>,
+    /// `deal_sum[bot]`: over deals, the bot's points summed over the deal's seatings.
+    pub deal_sum: Vec<i128>,
+    /// `deal_sum_sq[bot]`: over deals, the square of that per-deal sum.
+    pub deal_sum_sq: Vec<i128>,
+    /// `ranks[bot][seat][r]`: matches in which the bot, in that seat, finished at rank r.
+    pub ranks: Vec<Vec<Vec<u64>>>,
+}
+
+impl PointStats {
+    fn new(seats: usize) -> Self {
+        PointStats { sum: vec![vec![0; seats]; seats], deal_sum: vec![0; seats], deal_sum_sq: vec![0; seats], ranks: vec![vec![vec![0; seats]; seats]; seats] }
+    }
+    fn merge(&mut self, other: &PointStats) {
+        self.sum.iter_mut().flatten().zip(other.sum.iter().flatten()).for_each(|(a, b)| *a += b);
+        self.deal_sum.iter_mut().zip(&other.deal_sum).for_each(|(a, b)| *a += b);
+        self.deal_sum_sq.iter_mut().zip(&other.deal_sum_sq).for_each(|(a, b)| *a += b);
+        self.ranks.iter_mut().flatten().flatten().zip(other.ranks.iter().flatten().flatten()).for_each(|(a, b)| *a += b);
+    }
+    /// Mean points per match of `bot` and the standard error of that mean counting the
+    /// pairing: the deal is the independent unit, its value the bot's mean points over
+    /// the deal's `seatings`, and the SE is sqrt(population variance / deals), as for
+    /// the paired score. `(NaN, NaN)` without deals.
+    pub fn mean_and_se(&self, bot: usize, deals: u64, seatings: u64) -> (f64, f64) {
+        let (d, k) = (deals as f64, seatings as f64);
+        let mean = self.deal_sum[bot] as f64 / (d * k);
+        let variance = (self.deal_sum_sq[bot] as f64 / (d * k * k) - mean * mean).max(0.0);
+        (mean, (variance / d).sqrt())
+    }
+}
+
+/// What one deal's seatings add up to for each bot, before [`MatchupStats::end_deal`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DealTally {
+    /// Score units (see [`MatchupStats::deal_score`]).
+    pub units: [u64; MAX_SEATS],
+    /// Seatings won.
+    pub won: [usize; MAX_SEATS],
+    /// Points.
+    pub points: [i64; MAX_SEATS],
 }
 
 impl MatchupStats {
-    /// Empty stats for a game shape.
-    pub fn new(seats: usize, seatings: u64, n_metrics: usize) -> Self {
+    /// Empty stats for a game shape; `points` for games that report points.
+    pub fn new(seats: usize, seatings: u64, n_metrics: usize, points: bool) -> Self {
         let square = vec![vec![0; seats]; seats];
         MatchupStats {
             seats,
@@ -228,6 +306,7 @@ impl MatchupStats {
             deal_wins: vec![vec![0; seatings as usize + 1]; seats],
             deal_score: vec![vec![0; seats * seatings as usize + 1]; seats],
             metrics: vec![Histogram::new(); n_metrics],
+            points: points.then(|| PointStats::new(seats)),
         }
     }
     /// Adds everything counted in `other`.
@@ -245,6 +324,9 @@ impl MatchupStats {
         self.capped += other.capped;
         self.cycled += other.cycled;
         self.metrics.iter_mut().zip(&other.metrics).for_each(|(a, b)| a.merge(b));
+        if let (Some(a), Some(b)) = (&mut self.points, &other.points) {
+            a.merge(b);
+        }
     }
     /// Total matches played.
     pub fn total_games(&self) -> u64 {
@@ -254,60 +336,66 @@ impl MatchupStats {
     pub fn deals(&self) -> u64 {
         self.deal_wins[0].iter().sum()
     }
-    /// Records one match played with `seat_bots`; returns the score units each bot got.
-    pub fn record(&mut self, seat_bots: &[usize], rec: &MatchRecord) -> [u64; MAX_SEATS] {
+    /// Records one match played with `seat_bots` and adds what each bot got to the
+    /// deal's `tally`.
+    pub fn record(&mut self, seat_bots: &[usize], rec: &MatchRecord, tally: &mut DealTally) {
         let n = seat_bots.len();
-        let winner = match rec.ending {
-            Ending::Finished => rec.winner.map(|w| w as usize),
-            Ending::Capped | Ending::Cycled => None,
-        };
-        let mut units = [0u64; MAX_SEATS];
+        let decided = rec.ending == Ending::Finished && rec.winner.is_some();
         for (seat, &bot) in seat_bots.iter().enumerate() {
             self.games[bot][seat] += 1;
             let before = seat_bots[(seat + n - 1) % n];
             self.after_games[bot][before] += 1;
-            match winner {
-                Some(w) if w == seat => {
-                    self.wins[bot][seat] += 1;
-                    self.after_wins[bot][before] += 1;
-                    units[bot] = n as u64;
-                }
-                Some(_) => {}
-                None => units[bot] = 1,
+            if rec.won(seat) {
+                self.wins[bot][seat] += 1;
+                self.after_wins[bot][before] += 1;
+                tally.units[bot] += n as u64;
+                tally.won[bot] += 1;
+            } else if !decided {
+                tally.units[bot] += 1;
+            }
+            if let Some(pts) = &mut self.points {
+                debug_assert!((rec.rank[seat] as usize) < n, "rank {} of seat {seat} with {n} seats", rec.rank[seat]);
+                debug_assert!(rec.teams.is_none_or(|t| (0..n).all(|q| t[q] != t[seat] || (rec.points[q], rec.rank[q]) == (rec.points[seat], rec.rank[seat]))), "a team shares its points and rank");
+                pts.sum[bot][seat] += rec.points[seat] as i64;
+                pts.ranks[bot][seat][rec.rank[seat] as usize] += 1;
+                tally.points[bot] += rec.points[seat] as i64;
             }
         }
         match rec.ending {
             Ending::Capped => self.capped += 1,
             Ending::Cycled => self.cycled += 1,
             Ending::Finished => {
-                self.draws += winner.is_none() as u64;
+                self.draws += !decided as u64;
                 for (h, &v) in self.metrics.iter_mut().zip(&rec.metrics) {
                     h.add(v);
                 }
             }
         }
-        units
+    }
+    /// Adds a deal whose seatings were all recorded into `tally`.
+    pub fn end_deal(&mut self, tally: &DealTally) {
+        for b in 0..self.seats {
+            self.deal_wins[b][tally.won[b]] += 1;
+            self.deal_score[b][tally.units[b] as usize] += 1;
+            if let Some(pts) = &mut self.points {
+                let p = tally.points[b] as i128;
+                pts.deal_sum[b] += p;
+                pts.deal_sum_sq[b] += p * p;
+            }
+        }
     }
 }
 
 /// Plays deal `deal` under every seating and adds it to `stats`.
 fn play_deal(game: &dyn MatchGame, cfg: &RunConfig, deal: u64, stats: &mut MatchupStats) {
     let seats = game.seats();
-    let mut won = [0usize; MAX_SEATS];
-    let mut units = [0u64; MAX_SEATS];
+    let mut tally = DealTally::default();
     for k in 0..stats.seatings {
         let (seat_bots, seeds) = cfg.match_at(seats, deal * stats.seatings + k);
         let rec = game.play(&seat_bots[..seats], &seeds);
-        let got = stats.record(&seat_bots[..seats], &rec);
-        for b in 0..seats {
-            units[b] += got[b];
-            won[b] += (got[b] == seats as u64) as usize;
-        }
+        stats.record(&seat_bots[..seats], &rec, &mut tally);
     }
-    for b in 0..seats {
-        stats.deal_wins[b][won[b]] += 1;
-        stats.deal_score[b][units[b] as usize] += 1;
-    }
+    stats.end_deal(&tally);
 }
 
 /// Deals per parallel work item (also the progress bar's step).
@@ -328,7 +416,7 @@ pub fn run(game: &dyn MatchGame, cfg: &RunConfig) -> MatchupStats {
 pub fn run_deals(game: &dyn MatchGame, cfg: &RunConfig, deals: std::ops::Range<u64>, bar: &ProgressBar) -> MatchupStats {
     let seats = game.seats();
     let seatings = cfg.seatings(seats);
-    let empty = || MatchupStats::new(seats, seatings, game.metrics().len());
+    let empty = || MatchupStats::new(seats, seatings, game.metrics().len(), game.reports_points());
     let first = deals.start;
     (0..(deals.end - first).div_ceil(CHUNK))
         .into_par_iter()
@@ -389,14 +477,14 @@ mod tests {
             let winner = (h % 7 != 3).then_some(((h >> 8) % self.seats as u64) as u8);
             let mut metrics = [0; MAX_METRICS];
             metrics[0] = (h >> 20) % 100;
-            MatchRecord { winner, ending, metrics }
+            MatchRecord { winner, ending, metrics, ..MatchRecord::default() }
         }
     }
 
     #[test]
     fn seatings_per_deal_by_design() {
-        let per: Vec<u64> = (2..=5).map(|n| seatings_per_deal(SeatingDesign::All, n)).collect();
-        assert_eq!(per, [2, 6, 24, 10]);
+        let per: Vec<u64> = (2..=MAX_SEATS).map(|n| seatings_per_deal(SeatingDesign::All, n)).collect();
+        assert_eq!(per, [2, 6, 24, 10, 12, 14, 16][..MAX_SEATS - 1]);
         assert_eq!(seatings_per_deal(SeatingDesign::Rotations, 3), 3);
         assert_eq!(seatings_per_deal(SeatingDesign::One, 4), 1);
     }
@@ -414,22 +502,26 @@ mod tests {
     }
 
     #[test]
-    fn balanced_design_for_five_balances_seats_and_neighbours() {
-        for deal in 0..20u64 {
-            let mut in_seat = [[0; 5]; 5];
-            let mut after = [[0; 5]; 5];
-            for k in 0..10 {
-                let sb = seating(SeatingDesign::All, 5, deal, k);
-                for s in 0..5 {
-                    in_seat[sb[s]][s] += 1;
-                    after[sb[s]][sb[(s + 4) % 5]] += 1;
+    fn balanced_design_from_five_to_eight_balances_seats_and_neighbours() {
+        for n in 5..=MAX_SEATS {
+            let per = seatings_per_deal(SeatingDesign::All, n);
+            assert_eq!(per, 2 * n as u64);
+            for deal in 0..20u64 {
+                let mut in_seat = [[0; MAX_SEATS]; MAX_SEATS];
+                let mut after = [[0; MAX_SEATS]; MAX_SEATS];
+                for k in 0..per {
+                    let sb = seating(SeatingDesign::All, n, deal, k);
+                    for s in 0..n {
+                        in_seat[sb[s]][s] += 1;
+                        after[sb[s]][sb[(s + n - 1) % n]] += 1;
+                    }
                 }
-            }
-            assert!(in_seat.iter().flatten().all(|&c| c == 2), "every bot twice in every seat: {in_seat:?}");
-            for row in after {
-                let mut nonzero: Vec<i32> = row.iter().copied().filter(|&c| c > 0).collect();
-                nonzero.sort();
-                assert_eq!(nonzero, [5, 5], "each bot follows each of its two neighbours 5 times: {row:?}");
+                assert!(in_seat[..n].iter().all(|row| row[..n].iter().all(|&c| c == 2)), "{n} players: every bot twice in every seat within a deal: {in_seat:?}");
+                for row in &after[..n] {
+                    let mut nonzero: Vec<i32> = row.iter().copied().filter(|&c| c > 0).collect();
+                    nonzero.sort();
+                    assert_eq!(nonzero, [n as i32, n as i32], "{n} players: each bot follows each of its two neighbours {n} times: {row:?}");
+                }
             }
         }
     }
@@ -486,8 +578,8 @@ mod tests {
         let game = Toy { seats: 2 };
         let cfg = RunConfig::distinct(4000, 9, 2);
         let whole = run(&game, &cfg);
-        let mut parts = MatchupStats::new(2, 2, 1);
-        let mut other = MatchupStats::new(2, 2, 1);
+        let mut parts = MatchupStats::new(2, 2, 1, false);
+        let mut other = MatchupStats::new(2, 2, 1, false);
         for deal in 0..2000 {
             play_deal(&game, &cfg, deal, if deal % 3 == 0 { &mut parts } else { &mut other });
         }
@@ -502,5 +594,104 @@ mod tests {
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run(&Toy { seats: 4 }, &cfg));
         let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run(&Toy { seats: 4 }, &cfg));
         assert_eq!(one, two);
+    }
+
+    /// A toy game with points: each deal gives every bot fixed points (whatever its
+    /// seat), ranks follow the points with ties, the top scorer wins (a tie at the top is
+    /// a draw). `table[d][bot]` are the points in deal `d`.
+    struct PointsToy {
+        deal_seeds: Vec<u64>,
+        table: Vec<Vec<i32>>,
+    }
+    impl PointsToy {
+        fn new(seed: u64, table: Vec<Vec<i32>>) -> Self {
+            PointsToy { deal_seeds: (0..table.len() as u64).map(|d| deal_seed(seed, d)).collect(), table }
+        }
+    }
+    impl MatchGame for PointsToy {
+        fn name(&self) -> &'static str { "points-toy" }
+        fn seats(&self) -> usize { self.table[0].len() }
+        fn metrics(&self) -> &'static [MetricDef] { &[] }
+        fn reports_points(&self) -> bool { true }
+        fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord {
+            let d = self.deal_seeds.iter().position(|&x| x == seeds.deal).expect("a deal of the table");
+            let mut rec = MatchRecord::default();
+            for (seat, &bot) in seat_bots.iter().enumerate() {
+                rec.points[seat] = self.table[d][bot];
+            }
+            for seat in 0..seat_bots.len() {
+                rec.rank[seat] = (0..seat_bots.len()).filter(|&q| rec.points[q] > rec.points[seat]).count() as u8;
+            }
+            let top: Vec<usize> = (0..seat_bots.len()).filter(|&q| rec.rank[q] == 0).collect();
+            rec.winner = (top.len() == 1).then_some(top[0] as u8);
+            rec
+        }
+    }
+
+    #[test]
+    fn points_and_rank_shares_by_hand_with_ties() {
+        // Deal 0: a 3, b 3, c 1 (a and b tie for first: a draw, ranks 0 0 2);
+        // deal 1: a 0, b 2, c 4 (c wins; ranks 2 1 0). Six seatings per deal.
+        let game = PointsToy::new(4, vec![vec![3, 3, 1], vec![0, 2, 4]]);
+        let s = run(&game, &RunConfig::distinct(12, 4, 3));
+        let pts = s.points.as_ref().expect("the game reports points");
+        assert_eq!((s.total_games(), s.deals(), s.draws), (12, 2, 6));
+        assert_eq!(s.wins[2].iter().sum::<u64>(), 6, "c wins every seating of deal 1");
+        // Deal means: a 3 and 0 (mean 1.5, population variance 2.25, SE sqrt(2.25 / 2));
+        // b 3 and 2 (2.5, 0.25, sqrt(0.125)); c 1 and 4 (2.5, 2.25).
+        let close = |(m, se): (f64, f64), (em, ese): (f64, f64)| assert!((m - em).abs() < 1e-12 && (se - ese).abs() < 1e-12, "{m} ± {se}, expected {em} ± {ese}");
+        close(pts.mean_and_se(0, s.deals(), s.seatings), (1.5, 1.125f64.sqrt()));
+        close(pts.mean_and_se(1, s.deals(), s.seatings), (2.5, 0.125f64.sqrt()));
+        close(pts.mean_and_se(2, s.deals(), s.seatings), (2.5, 1.125f64.sqrt()));
+        assert_eq!((pts.deal_sum.clone(), pts.deal_sum_sq.clone()), (vec![18, 30, 30], vec![18 * 18, 18 * 18 + 12 * 12, 6 * 6 + 24 * 24]));
+        // Rank counts over all seats: a 6 first (tied) and 6 third; b 6 first, 6 second;
+        // c 6 third, 6 first. Every bot sits in every seat twice per deal.
+        let by_rank = |b: usize| (0..3).map(|r| pts.ranks[b].iter().map(|seat| seat[r]).sum::<u64>()).collect::<Vec<_>>();
+        assert_eq!([by_rank(0), by_rank(1), by_rank(2)], [vec![6, 0, 6], vec![6, 6, 0], vec![6, 0, 6]]);
+        assert!(pts.ranks.iter().flatten().all(|seat| seat.iter().sum::<u64>() == 4), "each bot 4 times in each seat");
+        assert_eq!(pts.sum[0], vec![6, 6, 6], "a: 2 x 3 + 2 x 0 points in each seat");
+    }
+
+    /// Four seats in two teams (seats 0 and 2 against 1 and 3): the team with bot 0
+    /// wins and scores 2 points, the other 0.
+    struct TeamToy;
+    impl MatchGame for TeamToy {
+        fn name(&self) -> &'static str { "team-toy" }
+        fn seats(&self) -> usize { 4 }
+        fn metrics(&self) -> &'static [MetricDef] { &[] }
+        fn reports_points(&self) -> bool { true }
+        fn play(&self, seat_bots: &[usize], _: &MatchSeeds) -> MatchRecord {
+            let zero = seat_bots.iter().position(|&b| b == 0).unwrap();
+            let mut rec = MatchRecord { winner: Some(zero as u8), teams: Some(std::array::from_fn(|s| (s % 2) as u8)), ..MatchRecord::default() };
+            for seat in 0..4 {
+                let with_zero = seat % 2 == zero % 2;
+                (rec.points[seat], rec.rank[seat]) = if with_zero { (2, 0) } else { (0, 1) };
+            }
+            rec
+        }
+    }
+
+    #[test]
+    fn a_team_shares_its_win_points_and_rank() {
+        // Under every seat order (24 per deal) each other bot is bot 0's partner in 8.
+        let s = run(&TeamToy, &RunConfig::distinct(48, 1, 4));
+        let pts = s.points.as_ref().unwrap();
+        let wins: Vec<u64> = s.wins.iter().map(|w| w.iter().sum()).collect();
+        assert_eq!(wins, [48, 16, 16, 16], "the partner of the winner wins too");
+        assert_eq!(s.draws, 0);
+        // Deal score: bot 0 all 24 seatings (1), the others 8 of 24 (a third): every winner
+        // of a team gets a whole win.
+        assert_eq!(s.deal_score[0][4 * 24], 2);
+        assert_eq!(s.deal_score[1][4 * 8], 2);
+        let (mean, se) = pts.mean_and_se(1, s.deals(), s.seatings);
+        assert!((mean - 2.0 / 3.0).abs() < 1e-12 && se.abs() < 1e-9, "{mean} ± {se}");
+        let firsts: Vec<u64> = (0..4).map(|b| pts.ranks[b].iter().map(|seat| seat[0]).sum()).collect();
+        assert_eq!(firsts, [48, 16, 16, 16]);
+        // Points merge exactly across work items and threads.
+        let cfg = RunConfig::distinct(24 * 600, 1, 4);
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run(&TeamToy, &cfg));
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run(&TeamToy, &cfg));
+        assert_eq!(one, two);
+        assert_eq!(one.points.unwrap().deal_sum, [2 * 24 * 600, 2 * 8 * 600, 2 * 8 * 600, 2 * 8 * 600]);
     }
 }

@@ -52,7 +52,7 @@ pub fn run_sprt(game: &dyn MatchGame, cfg: &RunConfig, a: usize, sprt: &Sprt, ma
 mod tests {
     use super::*;
     use crate::rng::MatchSeeds;
-    use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
+    use crate::runner::{MatchRecord, MetricDef};
     use crate::stats::SprtModel;
 
     /// Bot 0 wins with probability `p` in every match, from the seat's player stream.
@@ -65,7 +65,7 @@ mod tests {
             let u = crate::rng::mix(&[seeds.players[0], seeds.players[1], seat_bots[0] as u64]) as f64 / u64::MAX as f64;
             let bot0_seat = seat_bots.iter().position(|&b| b == 0).unwrap() as u8;
             let winner = if u < self.0 { bot0_seat } else { 1 - bot0_seat };
-            MatchRecord { winner: Some(winner), ending: Ending::Finished, metrics: [0; MAX_METRICS] }
+            MatchRecord { winner: Some(winner), ..MatchRecord::default() }
         }
     }
 

@@ -51,12 +51,41 @@ fn fmt_int_scaled(v: u64, scale: u32) -> String {
     if scale == 1 { v.to_string() } else { format!("{:.3}", v as f64 / scale as f64) }
 }
 
-/// The CSV columns before the metrics, in order.
+/// The CSV columns before the metrics, in order; games that report points add
+/// [`points_columns`] after them.
 pub const COLUMNS: [&str; 30] = [
     "game", "bots", "flags", "seed", "seating", "bot", "bot_index", "seat", "after", "games", "wins", "draws", "win_rate",
     "win_ci_low", "win_ci_high", "score", "score_se", "score_ci_low", "score_ci_high", "design_effect", "elo", "elo_ci_low",
     "elo_ci_high", "los", "deals", "deals_all_won", "deals_split", "deals_none_won", "capped", "cycled",
 ];
+
+/// The point and rank columns of a game that reports points, for `seats` seats:
+/// `points`, `points_se`, `points_ci_low`, `points_ci_high`, then `rank_0` to
+/// `rank_{seats-1}`.
+pub fn points_columns(seats: usize) -> Vec<String> {
+    let mut cols: Vec<String> = ["points", "points_se", "points_ci_low", "points_ci_high"].iter().map(|s| s.to_string()).collect();
+    cols.extend((0..seats).map(|r| format!("rank_{r}")));
+    cols
+}
+
+/// The point and rank values of a row over the matches of `bots` in `seats` (one bot
+/// and all seats: its `seat` = `all` row, with the paired SE; one bot and one seat; all
+/// bots and one seat: an `any` row).
+fn points_values(stats: &MatchupStats, bots: &[usize], seats: &[usize]) -> Vec<String> {
+    let Some(pts) = &stats.points else { return Vec::new() };
+    let games: u64 = bots.iter().flat_map(|&b| seats.iter().map(move |&s| stats.games[b][s])).sum();
+    let sum: i64 = bots.iter().flat_map(|&b| seats.iter().map(move |&s| pts.sum[b][s])).sum();
+    let mut values = vec![fmt_rate(sum as f64 / games as f64), String::new(), String::new(), String::new()];
+    if let ([bot], true) = (bots, seats.len() == stats.seats) {
+        let (mean, se) = pts.mean_and_se(*bot, stats.deals(), stats.seatings);
+        values[1..].clone_from_slice(&[fmt_rate(se), fmt_rate(mean - Z_95 * se), fmt_rate(mean + Z_95 * se)]);
+    }
+    values.extend((0..stats.seats).map(|r| {
+        let at: u64 = bots.iter().flat_map(|&b| seats.iter().map(move |&s| pts.ranks[b][s][r])).sum();
+        fmt_rate(at as f64 / games as f64)
+    }));
+    values
+}
 
 /// The paired figures of one bot: its deal scores' mean and standard error, the design
 /// effect, and for two-bot matchups the Elo difference and LOS.
@@ -89,6 +118,10 @@ pub fn paired_figures(stats: &MatchupStats, bot: usize) -> PairedFigures {
 /// playing just before it (`after`); then per seat a row pooled over bots (`bot` = `any`).
 pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[MetricDef]) -> Vec<SummaryRow> {
     let mut header: Vec<String> = COLUMNS.iter().map(|s| s.to_string()).collect();
+    let n_points = if stats.points.is_some() { points_columns(stats.seats).len() } else { 0 };
+    if stats.points.is_some() {
+        header.extend(points_columns(stats.seats));
+    }
     for m in metrics {
         header.push(format!("{}_mean", m.name));
         header.push(format!("{}_sd", m.name));
@@ -112,8 +145,10 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
     let seating = labels.seating;
     let mut rows = Vec::new();
     // One row: who, how many games and wins, then the bot-level paired and deal columns
-    // (empty strings where they do not apply).
-    let row = |bot_label: &str, bot_index: String, seat: String, after: &str, games: u64, wins: u64, paired: [String; 9], deal_cols: [String; 3]| {
+    // and the point columns (empty strings where they do not apply).
+    let all_seats: Vec<usize> = (0..stats.seats).collect();
+    #[allow(clippy::too_many_arguments)]
+    let row = |bot_label: &str, bot_index: String, seat: String, after: &str, games: u64, wins: u64, paired: [String; 9], deal_cols: [String; 3], points: Vec<String>| {
         let (lo, hi) = wilson_interval(wins, games, Z_95);
         let mut values = vec![
             labels.game.to_string(),
@@ -137,6 +172,7 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
         values.extend(deal_cols);
         values.push(stats.capped.to_string());
         values.push(stats.cycled.to_string());
+        values.extend(points);
         values.extend(matchup_tail.iter().cloned());
         SummaryRow { header: header.clone(), values }
     };
@@ -164,11 +200,11 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
         }
         let label = &labels.bots[bot];
         let (games, wins) = (stats.games[bot].iter().sum(), stats.wins[bot].iter().sum());
-        rows.push(row(label, bot.to_string(), "all".into(), "", games, wins, paired, deal_cols.clone()));
+        rows.push(row(label, bot.to_string(), "all".into(), "", games, wins, paired, deal_cols.clone(), points_values(stats, &[bot], &all_seats)));
         for seat in 0..stats.seats {
             let (games, wins) = (stats.games[bot][seat], stats.wins[bot][seat]);
             if games > 0 {
-                rows.push(row(label, bot.to_string(), seat.to_string(), "", games, wins, blank(), deal_cols.clone()));
+                rows.push(row(label, bot.to_string(), seat.to_string(), "", games, wins, blank(), deal_cols.clone(), points_values(stats, &[bot], &[seat])));
             }
         }
     }
@@ -177,7 +213,7 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
             for before in 0..stats.seats {
                 let (games, wins) = (stats.after_games[bot][before], stats.after_wins[bot][before]);
                 if games > 0 {
-                    rows.push(row(&labels.bots[bot], bot.to_string(), "all".into(), &labels.bots[before], games, wins, blank(), Default::default()));
+                    rows.push(row(&labels.bots[bot], bot.to_string(), "all".into(), &labels.bots[before], games, wins, blank(), Default::default(), vec![String::new(); n_points]));
                 }
             }
         }
@@ -186,7 +222,7 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
     let total = stats.total_games();
     for seat in 0..stats.seats {
         let wins = (0..stats.seats).map(|b| stats.wins[b][seat]).sum();
-        rows.push(row(ANY_BOT, String::new(), seat.to_string(), "", total, wins, blank(), Default::default()));
+        rows.push(row(ANY_BOT, String::new(), seat.to_string(), "", total, wins, blank(), Default::default(), points_values(stats, &all_seats, &[seat])));
     }
     rows
 }
@@ -233,8 +269,9 @@ fn print_columns(out: &mut dyn Write, rows: &[&SummaryRow], wanted: &[&str]) -> 
 }
 
 /// Prints a matchup's summary for people: win rates per bot and seat with intervals,
-/// the paired score, the Elo difference (two bots), the design effect, the neighbour
-/// table (3+ seats), and the counts of draws, capped and cycled matches.
+/// the paired score, the Elo difference (two bots), the design effect, points per match
+/// with their interval and rank shares (games that report points), the neighbour table
+/// (3+ seats), and the counts of draws, capped and cycled matches.
 pub fn print_summary(out: &mut dyn Write, rows: &[SummaryRow], stats: &MatchupStats) -> std::io::Result<()> {
     let col = |r: &SummaryRow, name: &str| r.header.iter().position(|h| h == name).map_or("", |i| r.values[i].as_str()).to_string();
     let (main, after): (Vec<&SummaryRow>, Vec<&SummaryRow>) = rows.iter().partition(|r| col(r, "after").is_empty());
@@ -246,6 +283,11 @@ pub fn print_summary(out: &mut dyn Write, rows: &[SummaryRow], stats: &MatchupSt
             write!(out, "; Elo {} [{}, {}], LOS {}", col(r, "elo"), col(r, "elo_ci_low"), col(r, "elo_ci_high"), col(r, "los"))?;
         }
         writeln!(out)?;
+        if stats.points.is_some() {
+            let ranks: Vec<String> = (0..stats.seats).map(|k| format!("{}: {}", k, col(r, &format!("rank_{k}")))).collect();
+            writeln!(out, "{}: points per match {} [{}, {}]; rank shares (0 = first) {}", col(r, "bot"), col(r, "points"), col(r, "points_ci_low"),
+                col(r, "points_ci_high"), ranks.join(", "))?;
+        }
     }
     if !after.is_empty() {
         writeln!(out, "win rate by the bot playing just before:")?;
@@ -258,32 +300,27 @@ pub fn print_summary(out: &mut dyn Write, rows: &[SummaryRow], stats: &MatchupSt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::{Ending, MatchRecord, MatchupStats, MAX_METRICS};
+    use crate::runner::{DealTally, MatchRecord, MatchupStats, MAX_METRICS};
 
     fn rec(winner: u8, len: u64) -> MatchRecord {
         let mut metrics = [0; MAX_METRICS];
         metrics[0] = len;
-        MatchRecord { winner: Some(winner), ending: Ending::Finished, metrics }
+        MatchRecord { winner: Some(winner), metrics, ..MatchRecord::default() }
     }
 
     /// Four deals of two bots, each under both seatings. Bot `a` wins both seatings of
     /// deal 0, one of deals 1 and 3, none of deal 2: deal scores 1, 1/2, 0, 1/2.
     fn four_deals() -> MatchupStats {
-        let mut s = MatchupStats::new(2, 2, 1);
+        let mut s = MatchupStats::new(2, 2, 1, false);
         let a_wins = [[true, true], [true, false], [false, false], [false, true]];
         for (d, wins) in a_wins.iter().enumerate() {
-            let mut units = [0u64; 2];
+            let mut tally = DealTally::default();
             for (k, &a_won) in wins.iter().enumerate() {
                 let seat_bots = if k == 0 { [0, 1] } else { [1, 0] };
                 let a_seat = if k == 0 { 0 } else { 1 };
-                let got = s.record(&seat_bots, &rec(if a_won { a_seat } else { 1 - a_seat }, 1000 + 500 * d as u64));
-                units[0] += got[0];
-                units[1] += got[1];
+                s.record(&seat_bots, &rec(if a_won { a_seat } else { 1 - a_seat }, 1000 + 500 * d as u64), &mut tally);
             }
-            for (b, &u) in units.iter().enumerate() {
-                s.deal_score[b][u as usize] += 1;
-                s.deal_wins[b][(u / 2) as usize] += 1;
-            }
+            s.end_deal(&tally);
         }
         s
     }
@@ -344,11 +381,13 @@ mod tests {
 
     #[test]
     fn neighbour_rows_for_three_seats() {
-        let mut s = MatchupStats::new(3, 1, 0);
-        s.record(&[0, 1, 2], &rec(1, 0)); // bot 1 wins, sitting after bot 0
-        s.record(&[0, 2, 1], &rec(2, 0)); // bot 1 in seat 2 wins, after bot 2
-        s.deal_score.iter_mut().for_each(|d| d[0] += 1);
-        s.deal_wins.iter_mut().for_each(|d| d[0] += 1);
+        let mut s = MatchupStats::new(3, 1, 0, false);
+        let mut tally = DealTally::default();
+        s.record(&[0, 1, 2], &rec(1, 0), &mut tally); // bot 1 wins, sitting after bot 0
+        s.end_deal(&tally);
+        let mut tally = DealTally::default();
+        s.record(&[0, 2, 1], &rec(2, 0), &mut tally); // bot 1 in seat 2 wins, after bot 2
+        s.end_deal(&tally);
         let bots = ["x".to_string(), "y".to_string(), "z".to_string()];
         let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 1, seating: "one" }, &s, &[]);
         let after: Vec<[String; 4]> = rows.iter().filter(|r| !col(r, "after").is_empty()).map(|r| [col(r, "bot"), col(r, "after"), col(r, "games"), col(r, "wins")]).collect();
@@ -358,5 +397,50 @@ mod tests {
         assert_eq!(find("x", "z"), Some(("1".into(), "0".into())), "x sits after z in the first match (seat 0 after seat 2)");
         assert_eq!(find("x", "y"), Some(("1".into(), "0".into())));
         assert!(rows.iter().all(|r| col(r, "elo").is_empty()), "no Elo with three seats");
+    }
+
+    #[test]
+    fn games_with_points_get_point_and_rank_columns() {
+        // Two deals, both seatings: a scores 3 and b 1 in deal 0 (a first), a 0 and b 2
+        // in deal 1 (b first).
+        let mut s = MatchupStats::new(2, 2, 1, true);
+        for (d, pts) in [[3, 1], [0, 2]].iter().enumerate() {
+            let mut tally = DealTally::default();
+            for seat_bots in [[0, 1], [1, 0]] {
+                let mut r = rec(0, 1000 + d as u64);
+                for seat in 0..2 {
+                    r.points[seat] = pts[seat_bots[seat]];
+                    r.rank[seat] = (pts[seat_bots[seat]] < pts[seat_bots[1 - seat]]) as u8;
+                }
+                r.winner = Some((r.rank[0] == 1) as u8);
+                s.record(&seat_bots, &r, &mut tally);
+            }
+            s.end_deal(&tally);
+        }
+        let bots = ["a".to_string(), "b".to_string()];
+        let defs = [MetricDef { name: "seconds", scale: 1000, doc: "" }];
+        let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3, seating: "all" }, &s, &defs);
+        let header = &rows[0].header;
+        let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+        assert_eq!(header[at("cycled") + 1..at("seconds_mean")], ["points", "points_se", "points_ci_low", "points_ci_high", "rank_0", "rank_1"]);
+        // a: deal means 3 and 0: mean 1.5, population variance 2.25, SE sqrt(2.25 / 2).
+        let se = 1.125f64.sqrt();
+        assert_eq!([col(&rows[0], "points"), col(&rows[0], "points_se"), col(&rows[0], "points_ci_low")], ["1.500000".to_string(), format!("{se:.6}"), format!("{:.6}", 1.5 - Z_95 * se)]);
+        assert_eq!([col(&rows[0], "rank_0"), col(&rows[0], "rank_1")], ["0.500000", "0.500000"]);
+        // Seat rows: a in seat 0 scored 3 and 0; no SE. Seat row `any` 0: 3, 1, 0, 2.
+        assert_eq!([col(&rows[1], "points"), col(&rows[1], "points_se")], ["1.500000", ""]);
+        let any0 = rows.iter().find(|r| col(r, "bot") == ANY_BOT && col(r, "seat") == "0").unwrap();
+        assert_eq!([col(any0, "points"), col(any0, "rank_0")], ["1.500000", "0.500000"]);
+        let mut printed = Vec::new();
+        print_summary(&mut printed, &rows, &s).unwrap();
+        let printed = String::from_utf8(printed).unwrap();
+        assert!(printed.contains(&format!("a: points per match 1.500000 [{:.6}, {:.6}]; rank shares (0 = first) 0: 0.500000, 1: 0.500000", 1.5 - Z_95 * se, 1.5 + Z_95 * se)), "{printed}");
+        // A game without points has none of these columns.
+        assert!(!four_deals_rows()[0].header.iter().any(|h| h.starts_with("points") || h.starts_with("rank_")));
+    }
+
+    fn four_deals_rows() -> Vec<SummaryRow> {
+        let bots = ["a".to_string(), "b".to_string()];
+        summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3, seating: "all" }, &four_deals(), &[])
     }
 }

@@ -240,6 +240,7 @@ pub struct RoundCounts {
 }
 
 /// Picks the player whose hand event comes first; exact ties go to the generator.
+#[inline]
 fn next_event<A: Copy>(hands: &[Hand<A>], rng: &mut SimRng) -> Option<(usize, Micros)> {
     let t = hands.iter().filter_map(|h| h.next_time()).min()?;
     let tied = hands.iter().filter(|h| h.next_time() == Some(t)).count();
@@ -394,32 +395,30 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// one; the other player decides again once it is lifted.
     fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
         let mut legal = ActionList::new();
-        let mut chosen: [Chosen<R::Action>; MAX_PLAYERS] = [None; MAX_PLAYERS];
-        for (p, choice) in chosen.iter_mut().enumerate().take(self.n) {
-            if self.hands[p] == Hand::Idle {
-                *choice = self.choose(s, p, now, &mut legal);
+        let mut deciding: u32 = (0..self.n).filter(|&p| self.hands[p] == Hand::Idle).fold(0, |set, p| set | 1 << p);
+        while deciding != 0 {
+            let mut chosen: [Chosen<R::Action>; MAX_PLAYERS] = [None; MAX_PLAYERS];
+            for (p, choice) in chosen.iter_mut().enumerate().take(self.n) {
+                if deciding >> p & 1 == 1 {
+                    *choice = self.choose(s, p, now, &mut legal);
+                }
             }
-        }
-        let mut again = [false; MAX_PLAYERS];
-        for p in 0..self.n {
-            for q in p + 1..self.n {
-                if let (Some((a, ..)), Some((b, ..))) = (chosen[p], chosen[q]) {
-                    if self.rules.conflicts(s, p, a, q, b) {
-                        let loser = if self.rngs.chance.random::<bool>() { q } else { p };
-                        chosen[loser] = None;
-                        again[loser] = true;
+            deciding = 0;
+            for p in 0..self.n {
+                for q in p + 1..self.n {
+                    if let (Some((a, ..)), Some((b, ..))) = (chosen[p], chosen[q]) {
+                        if self.rules.conflicts(s, p, a, q, b) {
+                            let loser = if self.rngs.chance.random::<bool>() { q } else { p };
+                            chosen[loser] = None;
+                            deciding |= 1 << loser;
+                        }
                     }
                 }
             }
-        }
-        for (p, c) in chosen.iter().enumerate().take(self.n) {
-            if let Some(c) = *c {
-                self.start(s, p, now, c);
-            }
-        }
-        for p in (0..self.n).filter(|&p| again[p]) {
-            if let Some(c) = self.choose(s, p, now, &mut legal) {
-                self.start(s, p, now, c);
+            for (p, c) in chosen.iter().enumerate().take(self.n) {
+                if let Some(c) = *c {
+                    self.start(s, p, now, c);
+                }
             }
         }
     }

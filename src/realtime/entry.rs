@@ -25,6 +25,8 @@ pub trait RealtimeGame: 'static {
     const DEFAULT_BOTS: &'static [&'static str];
     /// Smallest and largest number of players (at most [`super::MAX_PLAYERS`]).
     const PLAYERS: (usize, usize) = (2, 2);
+    /// True if the game reports points and ranks per seat ([`MatchGame::reports_points`]).
+    const REPORTS_POINTS: bool = false;
     /// Variant flags with defaults.
     fn flags() -> &'static [FlagDef];
     /// Per-match metrics.
@@ -109,6 +111,9 @@ impl<G: RealtimeGame> MatchGame for RealtimeMatch<G> {
     }
     fn metrics(&self) -> &'static [MetricDef] {
         G::metrics()
+    }
+    fn reports_points(&self) -> bool {
+        G::REPORTS_POINTS
     }
     fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord {
         G::play(self.cfg, &self.seated(seat_bots), seeds, None)

@@ -8,10 +8,14 @@ use super::trace::TraceObserver;
 use crate::bot::BotSpec;
 use crate::games::{check_bots, GameEntry, StrategyInfo, TracedGame};
 use crate::rng::{MatchSeeds, SimRng};
-use crate::runner::{MatchGame, MatchRecord, MetricDef, MAX_METRICS, MAX_SEATS};
+use crate::runner::{MatchGame, MatchRecord, MetricDef, MAX_METRICS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 use arrayvec::ArrayVec;
+
+/// Most players at a Lopti table (LOPTI-DECK-1), Lopti's own limit below the runner's
+/// `MAX_SEATS`.
+pub const MAX_SEATS: usize = 5;
 
 /// Per-game metrics, in [`MatchRecord::metrics`] order.
 static METRICS: [MetricDef; 3] = [
@@ -83,7 +87,7 @@ impl LoptiGame {
         metrics[0] = state.counters.turns as u64;
         metrics[1] = state.counters.pickups as u64;
         metrics[2] = state.counters.clears as u64;
-        MatchRecord { winner: state.match_winner(), ending: state.ending(), metrics }
+        MatchRecord { winner: state.match_winner(), ending: state.ending(), metrics, ..MatchRecord::default() }
     }
 }
 

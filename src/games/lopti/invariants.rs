@@ -10,7 +10,7 @@
 use super::events::{Event, Observer};
 use super::ranks::{Ranks, TEN, THREE};
 use super::state::{Phase, State};
-use crate::runner::MAX_SEATS;
+use super::entry::MAX_SEATS;
 
 /// Checks the invariants that hold in any resolved state (LOPTI-INV-1, 4, 5, 6, 7, 8, 9).
 pub fn check_state(s: &State) -> Result<(), String> {

@@ -15,7 +15,7 @@ use super::pile::Pile;
 use super::ranks::{parse_rank, rank_name, Rank, Ranks, TEN, THREE};
 use super::rules::{clear_cause, is_legal_play};
 use super::view::{SeatInfo, View};
-use crate::runner::MAX_SEATS;
+use super::entry::MAX_SEATS;
 use serde_json::{Map, Value};
 
 const FIELDS: [&str; 10] = ["players", "hand", "face_up", "face_down", "pile", "run3", "obligation", "draw_pile", "bonus", "rules"];

@@ -20,7 +20,8 @@ use super::ranks::{Rank, Ranks, THREE};
 use super::rules::{clear_cause, is_legal_play, Action, ClearCause, Decision};
 use super::view::{SeatInfo, View};
 use crate::rng::{rng_from, ChanceKey, MatchSeeds, SimRng};
-use crate::runner::{Ending, MAX_SEATS};
+use super::entry::MAX_SEATS;
+use crate::runner::Ending;
 use rand::RngExt;
 
 /// Zone id of the draw pile under [`State::hidden`] (seat `s`'s face-down cards are zone

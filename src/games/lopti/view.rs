@@ -6,7 +6,7 @@ use super::config::Rules;
 use super::pile::Pile;
 use super::ranks::Ranks;
 use super::rules::{legal_actions, Actions, Decision};
-use crate::runner::MAX_SEATS;
+use super::entry::MAX_SEATS;
 
 /// The public facts about one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

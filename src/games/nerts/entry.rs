@@ -40,7 +40,7 @@ pub fn record(out: &NertsOutcome) -> MatchRecord {
         out.tally.to_foundation.iter().map(|&c| c as u64).sum(),
         out.tally.races_lost.iter().map(|&c| c as u64).sum(),
     ]);
-    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics }
+    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, ..MatchRecord::default() }
 }
 
 impl RealtimeGame for Nerts {

@@ -13,7 +13,7 @@ use crate::games::lopti::rules::Action;
 use crate::games::lopti::state::{replay_with, Dice, Phase, Repeats, State, MEMORY};
 use crate::games::lopti::strategies::Strategy;
 use crate::rng::rng_from;
-use crate::runner::MAX_SEATS;
+use crate::games::lopti::entry::MAX_SEATS;
 use arrayvec::ArrayVec;
 
 /// How often each rule in force fired, and how often the depth limit cut a chain.

@@ -7,7 +7,8 @@ use crate::games::lopti::state::{play_round, Dice, State, Swap};
 use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
-use crate::runner::{Ending, MAX_SEATS};
+use crate::games::lopti::entry::MAX_SEATS;
+use crate::runner::Ending;
 use arrayvec::ArrayVec;
 use rand::RngExt;
 

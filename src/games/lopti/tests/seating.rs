@@ -8,7 +8,7 @@ use crate::games::lopti::ranks::{Rank, Ranks};
 use crate::games::lopti::state::{play_round, Dice, State};
 use crate::games::lopti::strategies::{Burner, Lowest, Random, Strategy};
 use crate::rng::{MatchSeeds, SimRng};
-use crate::runner::MAX_SEATS;
+use crate::games::lopti::entry::MAX_SEATS;
 
 /// The chance a game met: the deal per seat, the cards drawn from the draw pile in
 /// order, and each seat's face-down cards in the order revealed.
