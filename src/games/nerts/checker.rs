@@ -27,13 +27,17 @@ pub struct MatchChecker {
     pub stuck_ends: u64,
     /// Liveness violations reported by the engine.
     pub liveness: u64,
+    /// Actions landed in the current deal.
+    pub deal_landed: u64,
+    /// Most actions landed in one deal that ended by the rules.
+    pub longest_deal: u64,
     last_time: Micros,
 }
 
 impl MatchChecker {
     /// A checker for matches under `rules`.
     pub fn new(rules: NertsRules) -> Self {
-        MatchChecker { rules, inner: InvariantChecker::new(), events: 0, stalls: 0, resets: 0, called: 0, stuck_ends: 0, liveness: 0, last_time: 0 }
+        MatchChecker { rules, inner: InvariantChecker::new(), events: 0, stalls: 0, resets: 0, called: 0, stuck_ends: 0, liveness: 0, deal_landed: 0, longest_deal: 0, last_time: 0 }
     }
     fn ok(r: Result<(), String>, what: &str) {
         if let Err(e) = r {
@@ -50,7 +54,10 @@ impl EngineObserver<NertsState, NertsAction> for MatchChecker {
         let what = format!("{event:?}");
         let step = match event {
             EngineEvent::Start { player, action, .. } => Some(Step::Lift { seat: player, action }),
-            EngineEvent::Landed { player, action } => Some(Step::Land { seat: player, action, landing: Landing::Placed }),
+            EngineEvent::Landed { player, action } => {
+                self.deal_landed += 1;
+                Some(Step::Land { seat: player, action, landing: Landing::Placed })
+            }
             EngineEvent::Rejected { player, action } => {
                 assert!(matches!(action, NertsAction::ToFoundation { .. } | NertsAction::SlipUnder { .. }), "NERTS-RT-4: {action:?} rejected: only the common area and slots races");
                 Some(Step::Land { seat: player, action, landing: Landing::Rejected })
@@ -89,12 +96,14 @@ impl MatchObserver<NertsState, NertsAction, NertsEvent> for MatchChecker {
         self.events += 1;
         match event {
             NertsEvent::Deal { .. } => {
+                self.deal_landed = 0;
                 self.inner = InvariantChecker::new();
                 Self::ok(self.inner.dealt(s), "the deal");
             }
             NertsEvent::DealEnd { end, scores } => {
                 Self::ok(check_state(s), "the deal's end");
                 if let Some(end) = end {
+                    self.longest_deal = self.longest_deal.max(self.deal_landed);
                     assert_eq!(Some(end), self.rules.deal_end(s), "NERTS-END: the deal ended for another reason than the rules give");
                     assert_eq!(scores, super::rules::team_scores(s), "NERTS-SCORE-1");
                     match end {

@@ -30,19 +30,29 @@ fn player_counts() -> Vec<usize> {
 #[test]
 fn invariants_hold_after_every_event_of_random_realtime_matches() {
     let mut rng = rng_from(77);
+    let mut all_resets = 0;
     for n in player_counts() {
-        let (mut events, mut capped, mut called, mut stuck, mut resets) = (0, 0, 0, 0, 0);
+        let (mut events, mut capped, mut called, mut stuck, mut resets, mut longest) = (0, 0, 0, 0, 0, 0);
         for m in 0..40u64 {
             let mut cfg = random_cfg(&mut rng);
             cfg.target = 5;
             cfg.max_actions = 30_000;
             let rules = NertsRules::new(cfg);
-            let bots: Vec<NertsBot> = (0..n).map(|_| bot(REGISTRY[rng.random_range(0..REGISTRY.len())].info.name, PRESETS[rng.random_range(0..PRESETS.len())])).collect();
+            let names: Vec<&str> = (0..n).map(|_| REGISTRY[rng.random_range(0..REGISTRY.len())].info.name).collect();
+            let bots: Vec<NertsBot> = names.iter().map(|name| bot(name, PRESETS[rng.random_range(0..PRESETS.len())])).collect();
             let seats: NertsSeats = bots.iter().collect();
+            // Two random hands on one layout may never make the one work move that
+            // unsticks it while the other turns the stock (the rules core's random deals
+            // show the same); every style coordinates (strategies::pick).
+            let shared = cfg.teams(n) && cfg.partnership_mode == crate::games::nerts::config::PartnershipMode::SharedLayout;
+            let exempt = shared && names.contains(&"random");
             let mut checker = MatchChecker::new(rules);
             let out = play_match(&rules, &seats, &MatchSeeds::of_deal(m * 31 + n as u64), &mut checker);
-            let shared = cfg.teams(n) && cfg.partnership_mode == crate::games::nerts::config::PartnershipMode::SharedLayout;
-            assert!(!out.capped || shared, "{n} players, match {m}: capped without a shared layout under {cfg:?}");
+            // A match of random players may never reach the target; the budget then ends
+            // it in whatever deal is running. A deal that ran away would eat the rest of
+            // the budget: no deal, finished or capped, may land half of it.
+            assert!(exempt || checker.longest_deal < cfg.max_actions / 2 && checker.deal_landed < cfg.max_actions / 2, "{n} players, match {m} {names:?}: a deal of {} actions under {cfg:?}", checker.deal_landed.max(checker.longest_deal));
+            longest = longest.max(checker.longest_deal);
             capped += out.capped as u32;
             events += checker.events;
             called += checker.called;
@@ -52,9 +62,11 @@ fn invariants_hold_after_every_event_of_random_realtime_matches() {
                 assert!(out.winner_team.is_some());
             }
         }
-        assert!(called > 0 && resets > 0, "{n} players: calls {called}, resets {resets}");
-        eprintln!("{n} players: {events} events checked, {called} deals called, {stuck} ended stuck, {resets} resets, {capped} capped");
+        assert!(called > 0, "{n} players: no call");
+        all_resets += resets;
+        eprintln!("{n} players: {events} events checked, {called} deals called, {stuck} ended stuck, {resets} resets, {capped} matches capped, longest deal {longest} actions");
     }
+    assert!(all_resets > 0, "no global reset in any match");
 }
 
 #[test]
