@@ -236,6 +236,10 @@ pub struct MatchupStats {
     /// winner gives every seat 1 unit (an equal share); the deal score is
     /// `t / (seats × seatings)`.
     pub deal_score: Vec<Vec<u64>>,
+    /// `seat_deal_score[seat][t]`: the same for whoever sat in the seat: deals in which
+    /// the seat's summed score over the deal's seatings was `t` units. It gives the seat
+    /// rows a standard error that counts the deal as the independent unit.
+    pub seat_deal_score: Vec<Vec<u64>>,
     /// One histogram per metric, over finished matches only.
     pub metrics: Vec<Histogram>,
     /// Points and ranks, for games that report them ([`MatchGame::reports_points`]).
@@ -283,6 +287,8 @@ impl PointStats {
 pub struct DealTally {
     /// Score units (see [`MatchupStats::deal_score`]).
     pub units: [u64; MAX_SEATS],
+    /// Score units per seat (see [`MatchupStats::seat_deal_score`]).
+    pub seat_units: [u64; MAX_SEATS],
     /// Seatings won.
     pub won: [usize; MAX_SEATS],
     /// Points.
@@ -305,6 +311,7 @@ impl MatchupStats {
             cycled: 0,
             deal_wins: vec![vec![0; seatings as usize + 1]; seats],
             deal_score: vec![vec![0; seats * seatings as usize + 1]; seats],
+            seat_deal_score: vec![vec![0; seats * seatings as usize + 1]; seats],
             metrics: vec![Histogram::new(); n_metrics],
             points: points.then(|| PointStats::new(seats)),
         }
@@ -320,6 +327,7 @@ impl MatchupStats {
         add(&mut self.after_wins, &other.after_wins);
         add(&mut self.deal_wins, &other.deal_wins);
         add(&mut self.deal_score, &other.deal_score);
+        add(&mut self.seat_deal_score, &other.seat_deal_score);
         self.draws += other.draws;
         self.capped += other.capped;
         self.cycled += other.cycled;
@@ -349,9 +357,11 @@ impl MatchupStats {
                 self.wins[bot][seat] += 1;
                 self.after_wins[bot][before] += 1;
                 tally.units[bot] += n as u64;
+                tally.seat_units[seat] += n as u64;
                 tally.won[bot] += 1;
             } else if !decided {
                 tally.units[bot] += 1;
+                tally.seat_units[seat] += 1;
             }
             if let Some(pts) = &mut self.points {
                 debug_assert!((rec.rank[seat] as usize) < n, "rank {} of seat {seat} with {n} seats", rec.rank[seat]);
@@ -377,6 +387,7 @@ impl MatchupStats {
         for b in 0..self.seats {
             self.deal_wins[b][tally.won[b]] += 1;
             self.deal_score[b][tally.units[b] as usize] += 1;
+            self.seat_deal_score[b][tally.seat_units[b] as usize] += 1;
             if let Some(pts) = &mut self.points {
                 let p = tally.points[b] as i128;
                 pts.deal_sum[b] += p;
@@ -484,7 +495,7 @@ mod tests {
     #[test]
     fn seatings_per_deal_by_design() {
         let per: Vec<u64> = (2..=MAX_SEATS).map(|n| seatings_per_deal(SeatingDesign::All, n)).collect();
-        assert_eq!(per, [2, 6, 24, 10, 12, 14, 16][..MAX_SEATS - 1]);
+        assert_eq!(per, [2, 6, 24, 10, 12, 14, 16]);
         assert_eq!(seatings_per_deal(SeatingDesign::Rotations, 3), 3);
         assert_eq!(seatings_per_deal(SeatingDesign::One, 4), 1);
     }

@@ -102,15 +102,33 @@ pub struct PairedFigures {
 
 /// The paired figures of `bot` in `stats`.
 pub fn paired_figures(stats: &MatchupStats, bot: usize) -> PairedFigures {
-    let score = paired_score(&stats.deal_score[bot]);
-    let games = stats.games[bot].iter().sum::<u64>() as f64;
-    let binomial = (score.mean * (1.0 - score.mean) / games).sqrt();
-    let design_effect = if binomial > 0.0 { score.se() / binomial } else { f64::NAN };
+    let games = stats.games[bot].iter().sum::<u64>();
+    let (score, design_effect) = score_and_design_effect(&stats.deal_score[bot], games);
     let elo = (stats.seats == 2).then(|| {
         let (e, lo, hi) = elo_with_interval(&score, Z_95);
         (e, lo, hi, los(&score))
     });
     PairedFigures { score, design_effect, elo }
+}
+
+/// The paired score of a deal-score histogram over `games` matches and its design effect
+/// (its SE over the binomial SE of the same rate, NaN when that is 0).
+fn score_and_design_effect(deal_score: &[u64], games: u64) -> (PairedScore, f64) {
+    let score = paired_score(deal_score);
+    let binomial = (score.mean * (1.0 - score.mean) / games as f64).sqrt();
+    (score, if binomial > 0.0 { score.se() / binomial } else { f64::NAN })
+}
+
+/// The `score` .. `design_effect` columns of a paired score (five values).
+fn score_columns(score: &PairedScore, design_effect: f64) -> [String; 5] {
+    let se = score.se();
+    [
+        fmt_rate(score.mean),
+        fmt_rate(se),
+        fmt_rate(score.mean - Z_95 * se),
+        fmt_rate(score.mean + Z_95 * se),
+        if design_effect.is_finite() { format!("{design_effect:.4}") } else { String::new() },
+    ]
 }
 
 /// Builds the summary rows of one matchup: per bot a pooled row (`seat` = `all`, with
@@ -183,18 +201,8 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
         let (all_won, none_won) = (dw[r], dw[0]);
         let deal_cols = [all_won.to_string(), (deals - all_won - none_won).to_string(), none_won.to_string()];
         let f = paired_figures(stats, bot);
-        let se = f.score.se();
-        let mut paired = [
-            fmt_rate(f.score.mean),
-            fmt_rate(se),
-            fmt_rate(f.score.mean - Z_95 * se),
-            fmt_rate(f.score.mean + Z_95 * se),
-            if f.design_effect.is_finite() { format!("{:.4}", f.design_effect) } else { String::new() },
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ];
+        let mut paired = blank();
+        paired[..5].clone_from_slice(&score_columns(&f.score, f.design_effect));
         if let Some((e, lo, hi, l)) = f.elo {
             paired[5..].clone_from_slice(&[fmt_elo(e), fmt_elo(lo), fmt_elo(hi), fmt_rate(l)]);
         }
@@ -222,7 +230,10 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
     let total = stats.total_games();
     for seat in 0..stats.seats {
         let wins = (0..stats.seats).map(|b| stats.wins[b][seat]).sum();
-        rows.push(row(ANY_BOT, String::new(), seat.to_string(), "", total, wins, blank(), Default::default(), points_values(stats, &all_seats, &[seat])));
+        let (score, design_effect) = score_and_design_effect(&stats.seat_deal_score[seat], total);
+        let mut paired = blank();
+        paired[..5].clone_from_slice(&score_columns(&score, design_effect));
+        rows.push(row(ANY_BOT, String::new(), seat.to_string(), "", total, wins, paired, Default::default(), points_values(stats, &all_seats, &[seat])));
     }
     rows
 }
@@ -437,6 +448,18 @@ mod tests {
         assert!(printed.contains(&format!("a: points per match 1.500000 [{:.6}, {:.6}]; rank shares (0 = first) 0: 0.500000, 1: 0.500000", 1.5 - Z_95 * se, 1.5 + Z_95 * se)), "{printed}");
         // A game without points has none of these columns.
         assert!(!four_deals_rows()[0].header.iter().any(|h| h.starts_with("points") || h.starts_with("rank_")));
+    }
+
+    #[test]
+    fn seat_rows_count_the_deal_as_the_unit() {
+        // Seat 0's share of the deal's seatings won: deals 0..4 give 1/2, 1, 1/2, 0 (deal 1:
+        // whoever sat in seat 0 won both seatings). Mean 1/2, population variance
+        // (0 + 1/4 + 0 + 1/4) / 4 = 1/8, SE sqrt(1/8 / 4) = 0.176777 (hand computed).
+        let rows = four_deals_rows();
+        let seat0 = rows.iter().find(|r| col(r, "bot") == "any" && col(r, "seat") == "0").unwrap();
+        assert_eq!((col(seat0, "score"), col(seat0, "score_se")), ("0.500000".into(), "0.176777".into()));
+        assert_eq!(col(seat0, "score_ci_high"), format!("{:.6}", 0.5 + Z_95 * 0.125f64.sqrt() / 2.0));
+        assert_eq!(col(seat0, "elo"), "", "no Elo for a seat");
     }
 
     fn four_deals_rows() -> Vec<SummaryRow> {
