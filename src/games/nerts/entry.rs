@@ -7,7 +7,7 @@ use super::strategies::{NertsStrategy, REGISTRY};
 use super::trace::NertsTracer;
 use crate::games::Registered;
 use crate::realtime::{RealtimeEntry, RealtimeGame, MAX_PLAYERS};
-use crate::rng::MatchSeeds;
+use crate::rng::{MatchSeeds, MAX_SEATS};
 use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
@@ -40,7 +40,21 @@ pub fn record(out: &NertsOutcome) -> MatchRecord {
         out.tally.to_foundation.iter().map(|&c| c as u64).sum(),
         out.tally.races_lost.iter().map(|&c| c as u64).sum(),
     ]);
-    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, ..MatchRecord::default() }
+    let mut rec = MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, ..MatchRecord::default() };
+    // Points: the seat's team's match total (so far, when capped); ranks by team, tied
+    // teams sharing the better rank; teams only under partnerships.
+    for p in 0..out.players {
+        let team = out.team_of_seat[p] as usize;
+        let mine = out.totals[team];
+        rec.points[p] = mine;
+        rec.rank[p] = out.totals[..out.teams].iter().filter(|&&t| t > mine).count() as u8;
+    }
+    if out.teams < out.players {
+        let mut teams = [0u8; MAX_SEATS];
+        teams[..out.players].copy_from_slice(&out.team_of_seat[..out.players]);
+        rec.teams = Some(teams);
+    }
+    rec
 }
 
 impl RealtimeGame for Nerts {
@@ -50,6 +64,7 @@ impl RealtimeGame for Nerts {
     const ABOUT: &'static str = "race to empty a 13-card Nerts pile onto shared foundations; deals scored +1/-2 to a target";
     const DEFAULT_BOTS: &'static [&'static str] = &["balanced@skilled", "nerts-first@skilled", "foundation-first@skilled", "lazy@skilled"];
     const PLAYERS: (usize, usize) = (2, if MAX_PLAYERS < 8 { MAX_PLAYERS } else { 8 });
+    const REPORTS_POINTS: bool = true;
 
     fn flags() -> &'static [FlagDef] {
         &NERTS_FLAGS

@@ -63,6 +63,8 @@ pub struct NertsOutcome {
     pub totals: [i32; MAX_NERTS_PLAYERS],
     /// Team of each seat.
     pub team_of_seat: [u8; MAX_NERTS_PLAYERS],
+    /// Number of teams (a player alone is a team of one).
+    pub teams: usize,
     /// Per-seat and race counters.
     pub tally: Tally,
 }
@@ -138,6 +140,7 @@ pub fn play_match<O: NertsObserver>(rules: &NertsRules, seats: &NertsSeats, seed
         for p in 0..n {
             out.team_of_seat[p] = s.team_of_seat(p) as u8;
         }
+        out.teams = s.teams as usize;
         obs.on_match_event(now, NertsEvent::Deal { deal: out.deals }, &s);
         // Everyone starts at once (NERTS-RT-1): every hand free at the start signal.
         let busy = [false; MAX_PLAYERS];
