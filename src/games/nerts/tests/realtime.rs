@@ -106,48 +106,96 @@ fn partners_reaching_for_one_pile_conflict_others_never() {
 
 #[test]
 fn the_bounded_action_list_keeps_every_plain_action() {
-    // With two Jokers a deck the core's list can pass the engine's 64; the subset keeps
-    // every action without a declaration (tier 0) and stays within the engine's bound.
+    // With two Jokers a deck and many foundations (8 players), an open Joker may go to
+    // the foundations as many cards and the core's list can pass the engine's 64; the
+    // subset keeps every action without a declaration (tier 0) and stays within 64.
     let mut rng = rng_from(5);
-    let mut over = 0;
-    for g in 0..300u64 {
-        let cfg = NertsConfig { jokers_per_deck: 2, ..NertsConfig::default() };
+    let (mut over, mut most) = (0, 0);
+    for g in 0..60u64 {
+        let cfg = NertsConfig { jokers_per_deck: 2, partnerships: Partnerships::None, ..NertsConfig::default() };
         let rules = NertsRules::new(cfg);
-        let mut s = NertsState::deal(&cfg, 2, &mut rng_from(g));
-        for _ in 0..120 {
-            let all = rules.legal_list(&s, 0);
+        let mut s = NertsState::deal(&cfg, 8, &mut rng_from(g));
+        'deal: for step in 0..3000 {
+            let p = step % 8;
+            let all = rules.legal_list(&s, p);
+            most = most.max(all.len());
             let mut bounded = ActionList::new();
-            bounded_legal(&rules, &s, 0, &mut bounded);
+            bounded_legal(&rules, &s, p, &mut bounded);
             assert!(bounded.len() <= MAX_ACTIONS);
             assert!(bounded.iter().all(|a| all.contains(a)));
             if all.len() > MAX_ACTIONS {
                 over += 1;
+                let l = s.layout(p);
                 let plain = |a: &NertsAction| match *a {
                     NertsAction::Build { decl, .. } | NertsAction::SlipUnder { decl, .. } => decl == super::super::rules::Decl::NONE,
-                    NertsAction::ToFoundation { from, .. } => !matches!(from, Source::Nerts if s.layout(0).nerts_top().is_some_and(is_joker)) && !matches!(from, Source::Waste if s.layout(0).waste_top().is_some_and(is_joker)),
+                    NertsAction::ToFoundation { from: Source::Nerts, .. } => !l.nerts_top().is_some_and(is_joker),
+                    NertsAction::ToFoundation { from: Source::Waste, .. } => !l.waste_top().is_some_and(is_joker),
+                    NertsAction::ToFoundation { from: Source::Work { pile, depth }, .. } => !is_joker(l.work[pile as usize].cards[depth as usize]),
                     NertsAction::Fill { from: Source::Work { .. }, .. } => false,
                     _ => true,
                 };
-                for a in all.iter().filter(|a| plain(a) && !matches!(a, NertsAction::ToFoundation { from: Source::Work { .. }, .. })) {
+                for a in all.iter().filter(|a| plain(a)) {
                     assert!(bounded.contains(a), "{a:?} dropped");
                 }
             } else {
                 assert_eq!(bounded.as_slice(), all.as_slice());
             }
             if all.is_empty() {
-                break;
+                continue;
             }
-            let a = all[rng.random_range(0..all.len())];
-            rules.lift(&mut s, 0, a);
-            if rules.land(&mut s, 0, a, 0) == Landing::Rejected {
-                rules.put_back(&mut s, 0, a);
-            }
+            // Foundation plays first, so that many foundations grow.
+            let a = all.iter().copied().find(|a| matches!(a, NertsAction::ToFoundation { .. }) && rng.random_range(0..3) > 0).unwrap_or(all[rng.random_range(0..all.len())]);
             if a == NertsAction::CallNerts {
-                break;
+                break 'deal;
+            }
+            rules.lift(&mut s, p, a);
+            if rules.land(&mut s, p, a, 0) == Landing::Rejected {
+                rules.put_back(&mut s, p, a);
             }
         }
     }
-    eprintln!("{over} positions above {MAX_ACTIONS} actions");
+    eprintln!("{over} positions above {MAX_ACTIONS} actions in random play, most {most}");
+    // A built position: 44 foundations (each suit at ranks 1 to 11) take 48 cards, and
+    // open Jokers on the Nerts and the waste may each go as any of them (96 plays).
+    let cfg = NertsConfig { jokers_per_deck: 2, ..NertsConfig::default() };
+    let rules = NertsRules::new(cfg);
+    let mut s = NertsState::deal(&cfg, 2, &mut rng_from(1));
+    let l = &mut s.layouts[0];
+    let n = l.nerts_len as usize;
+    for (joker, slot) in [(52u8, 0usize), (53, 1)] {
+        let at = |l: &super::super::state::Layout| l.nerts[..n].iter().position(|&v| v == joker).map(|i| (0, i)).or_else(|| l.sw[..l.sw_len as usize].iter().position(|&v| v == joker).map(|i| (1, i))).or_else(|| l.work.iter().position(|w| w.cards[0] == joker).map(|i| (2, i)));
+        let (zone, i) = at(l).expect("the Joker is in the layout");
+        let target = if slot == 0 { &mut l.nerts[n - 1] } else { &mut l.sw[0] };
+        let other = std::mem::replace(target, joker);
+        match zone {
+            0 => l.nerts[i] = other,
+            1 => l.sw[i] = other,
+            _ => l.work[i].cards[0] = other,
+        }
+    }
+    l.waste_len = 1;
+    l.nerts_up = true;
+    let f = &mut s.found;
+    f.len = 0;
+    for suit in 0..4u8 {
+        for rank in 1..=11u8 {
+            let i = f.len as usize;
+            f.top[i] = suit << 4 | rank;
+            f.count[i] = rank;
+            f.len += 1;
+        }
+    }
+    let all = rules.legal_list(&s, 0);
+    let mut bounded = ActionList::new();
+    bounded_legal(&rules, &s, 0, &mut bounded);
+    eprintln!("built position: {} legal actions, {} offered", all.len(), bounded.len());
+    assert!(all.len() > MAX_ACTIONS && bounded.len() == MAX_ACTIONS);
+    for a in all.iter().filter(|a| !matches!(a, NertsAction::ToFoundation { from: Source::Nerts | Source::Waste, .. } | NertsAction::Build { .. } | NertsAction::SlipUnder { .. } | NertsAction::Fill { from: Source::Work { .. }, .. })) {
+        assert!(bounded.contains(a), "{a:?} dropped");
+    }
+    for a in all.iter().filter(|a| matches!(a, NertsAction::Build { decl, .. } | NertsAction::SlipUnder { decl, .. } if *decl == super::super::rules::Decl::NONE)) {
+        assert!(bounded.contains(a), "{a:?} dropped");
+    }
 }
 
 #[test]
