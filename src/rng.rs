@@ -22,9 +22,9 @@ use rand_pcg::Pcg64Mcg;
 /// The one generator type used everywhere in simulations.
 pub type SimRng = Pcg64Mcg;
 
-/// Most seats a match may have (the runner's and the seeds' arrays). A game may set a
-/// lower limit of its own.
-pub const MAX_SEATS: usize = 5;
+/// Most seats a match may have (the runner's and the seeds' arrays): eight, for Nerts.
+/// A game may set a lower limit of its own (Lopti: 5).
+pub const MAX_SEATS: usize = 8;
 
 /// SplitMix64 finaliser: a bijective mixing of 64 bits.
 pub const fn splitmix64(mut z: u64) -> u64 {

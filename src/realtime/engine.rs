@@ -8,8 +8,8 @@ use rand::RngExt;
 
 /// Simulated time in microseconds.
 pub type Micros = u64;
-/// Most players a real-time game seats.
-pub const MAX_PLAYERS: usize = 4;
+/// Most players a real-time game seats: every seat the runner has.
+pub const MAX_PLAYERS: usize = crate::rng::MAX_SEATS;
 /// Most legal actions one player can have at once.
 pub const MAX_ACTIONS: usize = 64;
 /// A player's legal actions, on the stack.
