@@ -1,4 +1,4 @@
-//! The virtual-time event engine shared by the real-time games (Spit, Speed, and later
+//! The virtual-time event engine shared by the real-time games (Spit, Speed and
 //! Nerts). Players act at once, each with one hand (SPIT-RT-2): a player decides on the
 //! state he sees, his action lands after a time drawn from his reaction model, the
 //! engine re-checks it at landing (first touch wins, SPIT-RT-5), every landed change
