@@ -271,7 +271,8 @@ fn prepare(game: &str, bot_texts: &[String], sets: &[String], seating: SeatingDe
     Ok(Prepared { entry, bots, settings, seating })
 }
 
-fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), String> {
+/// A rayon pool of `threads` workers (default: all cores), or a one-line error.
+pub(crate) fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), String> {
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
         return Err("--threads must be at least 1".into());

@@ -262,14 +262,7 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), String> {
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
-    Ok((pool, threads))
-}
+use crate::cli::thread_pool;
 
 /// Runs `cardsim session`.
 pub fn run(a: SessionArgs) -> Result<(), String> {
