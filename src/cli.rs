@@ -490,6 +490,12 @@ pub fn list(out: &mut dyn Write) -> std::io::Result<()> {
         for m in g.metrics() {
             writeln!(out, "    {:<10} {}", m.name, m.doc)?;
         }
+        if let Some(set) = g.rates() {
+            writeln!(out, "  rates per bot, per {} (CSV columns NAME, _se, _ci_low, _ci_high):", set.per)?;
+            for r in set.rates {
+                writeln!(out, "    {:<10} {}", r.name, r.doc)?;
+            }
+        }
     }
     Ok(())
 }

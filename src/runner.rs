@@ -24,6 +24,28 @@ pub struct MetricDef {
     pub doc: &'static str,
 }
 
+/// Most per-seat rates a game reports ([`MatchGame::rates`]).
+pub const MAX_RATES: usize = 4;
+
+/// A per-seat count a game reports, aggregated per bot as a rate per unit of exposure
+/// (e.g. Nerts calls per deal played: the Nerts-out rate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateDef {
+    /// CSV column stem: `name`, `name_se`, `name_ci_low`, `name_ci_high`.
+    pub name: &'static str,
+    /// One line for the README and `cardsim list`.
+    pub doc: &'static str,
+}
+
+/// The per-seat rates of a game and the exposure they are counted per.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateSet {
+    /// The unit of exposure, e.g. `deal` ([`MatchRecord::exposure`] counts them).
+    pub per: &'static str,
+    /// The rates, in the order of [`MatchRecord::counts`].
+    pub rates: &'static [RateDef],
+}
+
 /// How a match ended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ending {
@@ -64,6 +86,10 @@ pub struct MatchRecord {
     /// Team of each seat (partnerships): seats with the same id share one result.
     /// `None`: everyone plays alone.
     pub teams: Option<[u8; MAX_SEATS]>,
+    /// Exposure of each seat for games with rates ([`MatchGame::rates`]), e.g. deals played.
+    pub exposure: [u32; MAX_SEATS],
+    /// Each seat's counts of the game's rates, in the order of [`RateSet::rates`].
+    pub counts: [[u32; MAX_RATES]; MAX_SEATS],
 }
 
 impl MatchRecord {
@@ -89,6 +115,11 @@ pub trait MatchGame: Sync {
     /// then aggregates ([`PointStats`]) and the CSV reports. Default: no.
     fn reports_points(&self) -> bool {
         false
+    }
+    /// The per-seat rates each [`MatchRecord`] counts, aggregated per bot with an
+    /// interval; `None` (the default) for games without them.
+    fn rates(&self) -> Option<&'static RateSet> {
+        None
     }
     /// Plays one match. `seat_bots[s]` is the index of the bot sitting in seat `s`.
     /// Cards and every hidden card come from the deal's seeds, so that every seating of
@@ -244,6 +275,64 @@ pub struct MatchupStats {
     pub metrics: Vec<Histogram>,
     /// Points and ranks, for games that report them ([`MatchGame::reports_points`]).
     pub points: Option<PointStats>,
+    /// Per-seat rates, for games that count them ([`MatchGame::rates`]).
+    pub rates: Option<RateStats>,
+}
+
+/// Exact aggregate of a game's per-seat rates ([`MatchGame::rates`]), every match
+/// included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RateStats {
+    /// What is counted.
+    pub set: RateSet,
+    /// `exposure[bot][seat]`: the bot's exposure in that seat (e.g. deals played).
+    pub exposure: Vec<Vec<u64>>,
+    /// `counts[bot][seat][r]`: the bot's count of rate `r` in that seat.
+    pub counts: Vec<Vec<[u64; MAX_RATES]>>,
+    /// `deal_exposure_sq[bot]`: over deals, the square of the bot's exposure summed over
+    /// the deal's seatings.
+    pub deal_exposure_sq: Vec<u128>,
+    /// `deal_count_sq[bot][r]`: over deals, the square of the bot's per-deal count.
+    pub deal_count_sq: Vec<[u128; MAX_RATES]>,
+    /// `deal_cross[bot][r]`: over deals, per-deal count times per-deal exposure.
+    pub deal_cross: Vec<[u128; MAX_RATES]>,
+}
+
+impl RateStats {
+    fn new(set: RateSet, seats: usize) -> Self {
+        RateStats {
+            set,
+            exposure: vec![vec![0; seats]; seats],
+            counts: vec![vec![[0; MAX_RATES]; seats]; seats],
+            deal_exposure_sq: vec![0; seats],
+            deal_count_sq: vec![[0; MAX_RATES]; seats],
+            deal_cross: vec![[0; MAX_RATES]; seats],
+        }
+    }
+    fn merge(&mut self, other: &RateStats) {
+        self.exposure.iter_mut().flatten().zip(other.exposure.iter().flatten()).for_each(|(a, b)| *a += b);
+        self.counts.iter_mut().flatten().flatten().zip(other.counts.iter().flatten().flatten()).for_each(|(a, b)| *a += b);
+        self.deal_exposure_sq.iter_mut().zip(&other.deal_exposure_sq).for_each(|(a, b)| *a += b);
+        self.deal_count_sq.iter_mut().flatten().zip(other.deal_count_sq.iter().flatten()).for_each(|(a, b)| *a += b);
+        self.deal_cross.iter_mut().flatten().zip(other.deal_cross.iter().flatten()).for_each(|(a, b)| *a += b);
+    }
+    /// Rate `r` of `bots` over `seats`: their counts over their exposure (NaN without).
+    pub fn rate(&self, bots: &[usize], seats: &[usize], r: usize) -> f64 {
+        let sum = |f: &dyn Fn(usize, usize) -> u64| -> u64 { bots.iter().flat_map(|&b| seats.iter().map(move |&s| (b, s))).map(|(b, s)| f(b, s)).sum() };
+        sum(&|b, s| self.counts[b][s][r]) as f64 / sum(&|b, s| self.exposure[b][s]) as f64
+    }
+    /// Rate `r` of `bot` over all seats and its standard error with the deal as the
+    /// independent unit: the ratio estimator R = X / Y of per-deal counts x and
+    /// exposures y, SE = sqrt(sum over deals of (x - R y)^2) / Y (the delta method; it
+    /// equals the paired SE of a mean when every deal has the same exposure).
+    pub fn rate_and_se(&self, bot: usize, r: usize) -> (f64, f64) {
+        let x: u64 = self.counts[bot].iter().map(|c| c[r]).sum();
+        let y: u64 = self.exposure[bot].iter().sum();
+        let (x, y) = (x as f64, y as f64);
+        let rate = x / y;
+        let ss = self.deal_count_sq[bot][r] as f64 - 2.0 * rate * self.deal_cross[bot][r] as f64 + rate * rate * self.deal_exposure_sq[bot] as f64;
+        (rate, ss.max(0.0).sqrt() / y)
+    }
 }
 
 /// Exact aggregate of the points and ranks of a game that reports them, every match
@@ -293,11 +382,19 @@ pub struct DealTally {
     pub won: [usize; MAX_SEATS],
     /// Points.
     pub points: [i64; MAX_SEATS],
+    /// Exposure (games with rates).
+    pub exposure: [u64; MAX_SEATS],
+    /// Counts of each rate (games with rates).
+    pub counts: [[u64; MAX_RATES]; MAX_SEATS],
 }
 
 impl MatchupStats {
     /// Empty stats for a game shape; `points` for games that report points.
     pub fn new(seats: usize, seatings: u64, n_metrics: usize, points: bool) -> Self {
+        Self::with_rates(seats, seatings, n_metrics, points, None)
+    }
+    /// Empty stats for a game shape that also counts `rates`.
+    pub fn with_rates(seats: usize, seatings: u64, n_metrics: usize, points: bool, rates: Option<RateSet>) -> Self {
         let square = vec![vec![0; seats]; seats];
         MatchupStats {
             seats,
@@ -314,6 +411,7 @@ impl MatchupStats {
             seat_deal_score: vec![vec![0; seats * seatings as usize + 1]; seats],
             metrics: vec![Histogram::new(); n_metrics],
             points: points.then(|| PointStats::new(seats)),
+            rates: rates.map(|set| RateStats::new(set, seats)),
         }
     }
     /// Adds everything counted in `other`.
@@ -333,6 +431,9 @@ impl MatchupStats {
         self.cycled += other.cycled;
         self.metrics.iter_mut().zip(&other.metrics).for_each(|(a, b)| a.merge(b));
         if let (Some(a), Some(b)) = (&mut self.points, &other.points) {
+            a.merge(b);
+        }
+        if let (Some(a), Some(b)) = (&mut self.rates, &other.rates) {
             a.merge(b);
         }
     }
@@ -370,6 +471,14 @@ impl MatchupStats {
                 pts.ranks[bot][seat][rec.rank[seat] as usize] += 1;
                 tally.points[bot] += rec.points[seat] as i64;
             }
+            if let Some(rates) = &mut self.rates {
+                rates.exposure[bot][seat] += rec.exposure[seat] as u64;
+                tally.exposure[bot] += rec.exposure[seat] as u64;
+                for r in 0..rates.set.rates.len() {
+                    rates.counts[bot][seat][r] += rec.counts[seat][r] as u64;
+                    tally.counts[bot][r] += rec.counts[seat][r] as u64;
+                }
+            }
         }
         match rec.ending {
             Ending::Capped => self.capped += 1,
@@ -393,6 +502,15 @@ impl MatchupStats {
                 pts.deal_sum[b] += p;
                 pts.deal_sum_sq[b] += p * p;
             }
+            if let Some(rates) = &mut self.rates {
+                let y = tally.exposure[b] as u128;
+                rates.deal_exposure_sq[b] += y * y;
+                for r in 0..rates.set.rates.len() {
+                    let x = tally.counts[b][r] as u128;
+                    rates.deal_count_sq[b][r] += x * x;
+                    rates.deal_cross[b][r] += x * y;
+                }
+            }
         }
     }
 }
@@ -409,8 +527,15 @@ fn play_deal(game: &dyn MatchGame, cfg: &RunConfig, deal: u64, stats: &mut Match
     stats.end_deal(&tally);
 }
 
-/// Deals per parallel work item (also the progress bar's step).
-const CHUNK: u64 = 256;
+/// Most deals per parallel work item (also the progress bar's step).
+const MAX_CHUNK: u64 = 256;
+
+/// Deals per work item for a run of `deals`: small runs of slow games get one deal per
+/// item, so both threads work and the progress bar moves; large runs get up to
+/// [`MAX_CHUNK`]. The aggregate is exact integers, so the chunking never changes it.
+fn chunk_size(deals: u64) -> u64 {
+    (deals / 1024).clamp(1, MAX_CHUNK)
+}
 
 /// Runs a matchup on the current rayon pool and returns its exact aggregate.
 pub fn run(game: &dyn MatchGame, cfg: &RunConfig) -> MatchupStats {
@@ -427,13 +552,14 @@ pub fn run(game: &dyn MatchGame, cfg: &RunConfig) -> MatchupStats {
 pub fn run_deals(game: &dyn MatchGame, cfg: &RunConfig, deals: std::ops::Range<u64>, bar: &ProgressBar) -> MatchupStats {
     let seats = game.seats();
     let seatings = cfg.seatings(seats);
-    let empty = || MatchupStats::new(seats, seatings, game.metrics().len(), game.reports_points());
+    let empty = || MatchupStats::with_rates(seats, seatings, game.metrics().len(), game.reports_points(), game.rates().copied());
     let first = deals.start;
-    (0..(deals.end - first).div_ceil(CHUNK))
+    let chunk_len = chunk_size(deals.end - first);
+    (0..(deals.end - first).div_ceil(chunk_len))
         .into_par_iter()
         .map(|chunk| {
             let mut s = empty();
-            let (start, end) = (first + chunk * CHUNK, (first + (chunk + 1) * CHUNK).min(deals.end));
+            let (start, end) = (first + chunk * chunk_len, (first + (chunk + 1) * chunk_len).min(deals.end));
             for deal in start..end {
                 play_deal(game, cfg, deal, &mut s);
             }
@@ -705,4 +831,38 @@ mod tests {
         assert_eq!(one, two);
         assert_eq!(one.points.unwrap().deal_sum, [2 * 24 * 600, 2 * 8 * 600, 2 * 8 * 600, 2 * 8 * 600]);
     }
+
+    #[test]
+    fn rates_are_ratios_with_the_deal_as_the_unit() {
+        static SET: RateSet = RateSet { per: "deal", rates: &[RateDef { name: "calls", doc: "" }] };
+        let mut s = MatchupStats::with_rates(2, 2, 0, false, Some(SET));
+        // Deal 0: bot 0 plays 2 and 3 deals in its two seatings and calls 1 and 2 times;
+        // deal 1: 1 and 1 deals, 0 and 1 calls. Bot 1 calls nothing.
+        for (exposure, calls) in [([2, 3], [1, 2]), ([1, 1], [0, 1])] {
+            let mut tally = DealTally::default();
+            for k in 0..2 {
+                let seat_bots = if k == 0 { [0, 1] } else { [1, 0] };
+                let mut rec = MatchRecord { winner: Some(0), ..MatchRecord::default() };
+                let bot0 = seat_bots.iter().position(|&b| b == 0).unwrap();
+                rec.exposure = [exposure[k]; MAX_SEATS];
+                rec.counts[bot0][0] = calls[k];
+                s.record(&seat_bots, &rec, &mut tally);
+            }
+            s.end_deal(&tally);
+        }
+        let rates = s.rates.as_ref().unwrap();
+        // Bot 0: X = 4 calls over Y = 7 deals. Per deal (x, y) = (3, 5) and (1, 2):
+        // residuals 3 - 20/7 = 1/7 and 1 - 8/7 = -1/7; SE = sqrt(2/49) / 7 (hand computed).
+        let (rate, se) = rates.rate_and_se(0, 0);
+        assert!((rate - 4.0 / 7.0).abs() < 1e-12 && (se - (2.0f64 / 49.0).sqrt() / 7.0).abs() < 1e-12, "{rate} {se}");
+        assert_eq!(rates.rate_and_se(1, 0), (0.0, 0.0));
+        // Per seat: bot 0 sat in seat 0 in the first seating of each deal (2 + 1 deals, 1 call).
+        assert!((rates.rate(&[0], &[0], 0) - 1.0 / 3.0).abs() < 1e-12);
+        // Merging two halves gives the whole.
+        let mut half = MatchupStats::with_rates(2, 2, 0, false, Some(SET));
+        half.merge(&s);
+        half.merge(&MatchupStats::with_rates(2, 2, 0, false, Some(SET)));
+        assert_eq!(half, s);
+    }
+
 }

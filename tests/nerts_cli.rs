@@ -44,6 +44,32 @@ fn nerts_csv_is_byte_identical_on_one_and_two_threads_and_depends_on_the_seed() 
 }
 
 #[test]
+fn per_bot_rates_add_up_to_the_match_totals() {
+    let text = String::from_utf8(csv_of(&["--bot", "balanced@skilled", "--bot", "nerts-first@skilled", "--bot", "lazy@casual", "--games", "60", "--seed", "2", "--set", "nerts.target=20"], "2", "r.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let get = |r: &[&str], c: &str| -> f64 { r[header.iter().position(|h| *h == c).unwrap_or_else(|| panic!("no column {c}"))].parse().unwrap() };
+    let any: Vec<&Vec<&str>> = rows.iter().filter(|r| r[header.iter().position(|h| *h == "bot").unwrap()] == "any").collect();
+    assert_eq!(any.len(), 3);
+    assert_eq!(get(&rows[0], "capped"), 0.0);
+    // Every seat plays every deal of a match, so the seats' rates per deal add up to the
+    // match totals per deal (the means are printed to 3 decimals).
+    let deals = get(&rows[0], "deals_mean");
+    for (rate, total) in [("nerts_out_rate", "called_deals_mean"), ("foundation_cards_per_deal", "foundation_cards_mean"), ("races_lost_per_deal", "races_lost_mean")] {
+        let sum: f64 = any.iter().map(|r| get(r, rate)).sum();
+        let want = get(&rows[0], total) / deals;
+        assert!((sum - want).abs() < 1e-3 * want.max(1.0), "{rate}: seats add to {sum}, the match total gives {want}");
+    }
+    // Each bot's own row carries an interval around its rate.
+    for r in rows.iter().filter(|r| r[header.iter().position(|h| *h == "seat").unwrap()] == "all" && r[header.iter().position(|h| *h == "after").unwrap()].is_empty()) {
+        let (v, lo, hi) = (get(r, "nerts_out_rate"), get(r, "nerts_out_rate_ci_low"), get(r, "nerts_out_rate_ci_high"));
+        assert!(lo < v && v < hi && get(r, "nerts_out_rate_se") > 0.0, "{v} [{lo}, {hi}]");
+        assert!(get(r, "races_won_per_deal") >= 0.0 && get(r, "foundation_cards_per_deal") > 0.0);
+    }
+}
+
+#[test]
 fn players_repeats_a_single_bot_and_needs_exactly_one() {
     let one = csv_of(&["--players", "3", "--bot", "balanced@skilled", "--games", "6", "--set", "nerts.target=10"], "1", "p.csv");
     let three = csv_of(&["--bot", "balanced@skilled", "--bot", "balanced@skilled", "--bot", "balanced@skilled", "--games", "6", "--set", "nerts.target=10"], "1", "q.csv");
@@ -84,7 +110,7 @@ fn nerts_trace_jsonl_has_the_layouts_and_the_documented_events() {
 #[test]
 fn nerts_is_listed_with_its_strategies_flags_and_metrics() {
     let text = String::from_utf8(cardsim(&["list"]).stdout).unwrap();
-    for s in ["nerts (real-time; 2-", "nerts-first", "foundation-first", "balanced", "lazy", "nerts.tie_window=0.05", "nerts.partnerships=auto", "nerts.target=100", "races_lost", "deal_seconds"] {
+    for s in ["nerts (real-time; 2-", "nerts-first", "foundation-first", "balanced", "lazy", "nerts.tie_window=0.05", "nerts.partnerships=auto", "nerts.target=100", "races_lost", "deal_seconds", "nerts_out_rate"] {
         assert!(text.contains(s), "`cardsim list` lacks {s}");
     }
 }

@@ -1,7 +1,7 @@
 //! The games, each in its own folder, and the registry the command line uses.
 
 use crate::bot::BotSpec;
-use crate::runner::{MatchGame, MetricDef};
+use crate::runner::{MatchGame, MetricDef, RateSet};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 
@@ -43,6 +43,10 @@ pub trait GameEntry: Sync {
     fn default_bots(&self) -> &'static [&'static str];
     /// Per-match metrics reported in the CSV.
     fn metrics(&self) -> &'static [MetricDef];
+    /// Per-seat rates reported per bot in the CSV (none by default).
+    fn rates(&self) -> Option<&'static RateSet> {
+        None
+    }
     /// Builds a match of `bots` under `settings`, validating both.
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String>;
 }

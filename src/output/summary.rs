@@ -1,6 +1,6 @@
 //! One summary row per bot and seat of a matchup, written as CSV or as a table.
 
-use crate::runner::{MatchupStats, MetricDef};
+use crate::runner::{MatchupStats, MetricDef, RateSet};
 use crate::stats::elo::{elo_with_interval, los, paired_score, PairedScore};
 use crate::stats::{wilson_interval, Z_95};
 use std::io::Write;
@@ -87,6 +87,28 @@ fn points_values(stats: &MatchupStats, bots: &[usize], seats: &[usize]) -> Vec<S
     values
 }
 
+/// The rate columns of a game with per-seat rates: for each rate `name`, `name_se`,
+/// `name_ci_low`, `name_ci_high`.
+pub fn rate_columns(set: &RateSet) -> Vec<String> {
+    set.rates.iter().flat_map(|r| ["", "_se", "_ci_low", "_ci_high"].map(|t| format!("{}{t}", r.name))).collect()
+}
+
+/// The rate values of a row over the matches of `bots` in `seats`, as for
+/// [`points_values`]: the interval only on a bot's `all` row.
+fn rate_values(stats: &MatchupStats, bots: &[usize], seats: &[usize]) -> Vec<String> {
+    let Some(rates) = &stats.rates else { return Vec::new() };
+    (0..rates.set.rates.len())
+        .flat_map(|r| {
+            if let ([bot], true) = (bots, seats.len() == stats.seats) {
+                let (rate, se) = rates.rate_and_se(*bot, r);
+                [fmt_rate(rate), fmt_rate(se), fmt_rate(rate - Z_95 * se), fmt_rate(rate + Z_95 * se)]
+            } else {
+                [fmt_rate(rates.rate(bots, seats, r)), String::new(), String::new(), String::new()]
+            }
+        })
+        .collect()
+}
+
 /// The paired figures of one bot: its deal scores' mean and standard error, the design
 /// effect, and for two-bot matchups the Elo difference and LOS.
 #[derive(Clone, Copy, Debug)]
@@ -139,6 +161,10 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
     let n_points = if stats.points.is_some() { points_columns(stats.seats).len() } else { 0 };
     if stats.points.is_some() {
         header.extend(points_columns(stats.seats));
+    }
+    let n_rates = stats.rates.as_ref().map_or(0, |r| rate_columns(&r.set).len());
+    if let Some(rates) = &stats.rates {
+        header.extend(rate_columns(&rates.set));
     }
     for m in metrics {
         header.push(format!("{}_mean", m.name));
@@ -208,11 +234,11 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
         }
         let label = &labels.bots[bot];
         let (games, wins) = (stats.games[bot].iter().sum(), stats.wins[bot].iter().sum());
-        rows.push(row(label, bot.to_string(), "all".into(), "", games, wins, paired, deal_cols.clone(), points_values(stats, &[bot], &all_seats)));
+        rows.push(row(label, bot.to_string(), "all".into(), "", games, wins, paired, deal_cols.clone(), [points_values(stats, &[bot], &all_seats), rate_values(stats, &[bot], &all_seats)].concat()));
         for seat in 0..stats.seats {
             let (games, wins) = (stats.games[bot][seat], stats.wins[bot][seat]);
             if games > 0 {
-                rows.push(row(label, bot.to_string(), seat.to_string(), "", games, wins, blank(), deal_cols.clone(), points_values(stats, &[bot], &[seat])));
+                rows.push(row(label, bot.to_string(), seat.to_string(), "", games, wins, blank(), deal_cols.clone(), [points_values(stats, &[bot], &[seat]), rate_values(stats, &[bot], &[seat])].concat()));
             }
         }
     }
@@ -221,7 +247,7 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
             for before in 0..stats.seats {
                 let (games, wins) = (stats.after_games[bot][before], stats.after_wins[bot][before]);
                 if games > 0 {
-                    rows.push(row(&labels.bots[bot], bot.to_string(), "all".into(), &labels.bots[before], games, wins, blank(), Default::default(), vec![String::new(); n_points]));
+                    rows.push(row(&labels.bots[bot], bot.to_string(), "all".into(), &labels.bots[before], games, wins, blank(), Default::default(), vec![String::new(); n_points + n_rates]));
                 }
             }
         }
@@ -233,7 +259,7 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
         let (score, design_effect) = score_and_design_effect(&stats.seat_deal_score[seat], total);
         let mut paired = blank();
         paired[..5].clone_from_slice(&score_columns(&score, design_effect));
-        rows.push(row(ANY_BOT, String::new(), seat.to_string(), "", total, wins, paired, Default::default(), points_values(stats, &all_seats, &[seat])));
+        rows.push(row(ANY_BOT, String::new(), seat.to_string(), "", total, wins, paired, Default::default(), [points_values(stats, &all_seats, &[seat]), rate_values(stats, &all_seats, &[seat])].concat()));
     }
     rows
 }
@@ -298,6 +324,10 @@ pub fn print_summary(out: &mut dyn Write, rows: &[SummaryRow], stats: &MatchupSt
             let ranks: Vec<String> = (0..stats.seats).map(|k| format!("{}: {}", k, col(r, &format!("rank_{k}")))).collect();
             writeln!(out, "{}: points per match {} [{}, {}]; rank shares (0 = first) {}", col(r, "bot"), col(r, "points"), col(r, "points_ci_low"),
                 col(r, "points_ci_high"), ranks.join(", "))?;
+        }
+        if let Some(rates) = &stats.rates {
+            let each: Vec<String> = rates.set.rates.iter().map(|d| format!("{} {} [{}, {}]", d.name, col(r, d.name), col(r, &format!("{}_ci_low", d.name)), col(r, &format!("{}_ci_high", d.name)))).collect();
+            writeln!(out, "{}: per {}: {}", col(r, "bot"), rates.set.per, each.join("; "))?;
         }
     }
     if !after.is_empty() {
@@ -466,4 +496,37 @@ mod tests {
         let bots = ["a".to_string(), "b".to_string()];
         summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3, seating: "all" }, &four_deals(), &[])
     }
+
+    #[test]
+    fn games_with_rates_get_a_rate_with_its_interval_per_bot() {
+        use crate::runner::{RateDef, RateSet, MAX_SEATS};
+        static SET: RateSet = RateSet { per: "deal", rates: &[RateDef { name: "calls_per_deal", doc: "" }] };
+        let mut s = MatchupStats::with_rates(2, 2, 0, false, Some(SET));
+        // Two deals, both seatings, 2 deals per match: bot a calls 2 and 0 times in deal
+        // 0's seatings, 1 and 1 in deal 1's; b never.
+        for calls in [[2, 0], [1, 1]] {
+            let mut tally = DealTally::default();
+            for (k, seat_bots) in [[0, 1], [1, 0]].into_iter().enumerate() {
+                let mut r = rec(0, 0);
+                r.exposure = [2; MAX_SEATS];
+                r.counts[k][0] = calls[k];
+                s.record(&seat_bots, &r, &mut tally);
+            }
+            s.end_deal(&tally);
+        }
+        let bots = ["a".to_string(), "b".to_string()];
+        let rows = summary_rows(&MatchupLabels { game: "g", bots: &bots, flags: "", seed: 3, seating: "all" }, &s, &[]);
+        let header = &rows[0].header;
+        assert_eq!(header[header.len() - 4..], ["calls_per_deal", "calls_per_deal_se", "calls_per_deal_ci_low", "calls_per_deal_ci_high"]);
+        // a: 4 calls over 8 deals = 0.5; per deal (2, 4) and (2, 4): no residual, SE 0.
+        assert_eq!([col(&rows[0], "calls_per_deal"), col(&rows[0], "calls_per_deal_se")], ["0.500000", "0.000000"]);
+        // a in seat 0 (first seatings): 2 + 1 calls over 4 deals; no interval on seat rows.
+        assert_eq!([col(&rows[1], "calls_per_deal"), col(&rows[1], "calls_per_deal_se")], ["0.750000", ""]);
+        let any1 = rows.iter().find(|r| col(r, "bot") == ANY_BOT && col(r, "seat") == "1").unwrap();
+        assert_eq!(col(any1, "calls_per_deal"), "0.125000", "seat 1: a's 0 + 1 calls and b's none over 8 deals");
+        let mut printed = Vec::new();
+        print_summary(&mut printed, &rows, &s).unwrap();
+        assert!(String::from_utf8(printed).unwrap().contains("a: per deal: calls_per_deal 0.500000 [0.500000, 0.500000]"));
+    }
+
 }

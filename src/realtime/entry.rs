@@ -6,7 +6,7 @@ use super::{build_bots, Bot, Seated};
 use crate::bot::BotSpec;
 use crate::games::{GameEntry, Registered, StrategyInfo, TracedGame};
 use crate::rng::MatchSeeds;
-use crate::runner::{MatchGame, MatchRecord, MetricDef};
+use crate::runner::{MatchGame, MatchRecord, MetricDef, RateSet};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 use std::marker::PhantomData;
@@ -27,6 +27,8 @@ pub trait RealtimeGame: 'static {
     const PLAYERS: (usize, usize) = (2, 2);
     /// True if the game reports points and ranks per seat ([`MatchGame::reports_points`]).
     const REPORTS_POINTS: bool = false;
+    /// The per-seat rates the game counts ([`MatchGame::rates`]).
+    const RATES: Option<&'static RateSet> = None;
     /// Variant flags with defaults.
     fn flags() -> &'static [FlagDef];
     /// Per-match metrics.
@@ -81,6 +83,9 @@ impl<G: RealtimeGame> GameEntry for RealtimeEntry<G> {
     fn metrics(&self) -> &'static [MetricDef] {
         G::metrics()
     }
+    fn rates(&self) -> Option<&'static RateSet> {
+        G::RATES
+    }
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
         let bots = build_bots(bots, G::registry())?;
         Ok(Box::new(RealtimeMatch::<G> { cfg: G::config(settings), bots }))
@@ -114,6 +119,9 @@ impl<G: RealtimeGame> MatchGame for RealtimeMatch<G> {
     }
     fn reports_points(&self) -> bool {
         G::REPORTS_POINTS
+    }
+    fn rates(&self) -> Option<&'static RateSet> {
+        G::RATES
     }
     fn play(&self, seat_bots: &[usize], seeds: &MatchSeeds) -> MatchRecord {
         G::play(self.cfg, &self.seated(seat_bots), seeds, None)

@@ -8,7 +8,7 @@ use super::trace::NertsTracer;
 use crate::games::Registered;
 use crate::realtime::{RealtimeEntry, RealtimeGame, MAX_PLAYERS};
 use crate::rng::{MatchSeeds, MAX_SEATS};
-use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
+use crate::runner::{Ending, MatchRecord, MetricDef, RateDef, RateSet, MAX_METRICS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 
@@ -27,6 +27,17 @@ pub static NERTS_METRICS: [MetricDef; 6] = [
     MetricDef { name: "foundation_cards", scale: 1, doc: "cards played to foundations over the match, every seat" },
     MetricDef { name: "races_lost", scale: 1, doc: "foundation plays that lost a race and went back (NERTS-RT-5); each was won by another card" },
 ];
+
+/// Nerts' per-seat rates, per deal played.
+pub static NERTS_RATES: RateSet = RateSet {
+    per: "deal",
+    rates: &[
+        RateDef { name: "nerts_out_rate", doc: "deals the bot ended with its Nerts call (NERTS-END-1), per deal played" },
+        RateDef { name: "foundation_cards_per_deal", doc: "cards the bot played to foundations, per deal" },
+        RateDef { name: "races_won_per_deal", doc: "foundation races won: the bot's card lay where a rejected card aimed (NERTS-RT-5), per deal" },
+        RateDef { name: "races_lost_per_deal", doc: "foundation races lost: the bot's foundation card went back (NERTS-RT-5), per deal" },
+    ],
+};
 
 /// The runner's record of a match.
 pub fn record(out: &NertsOutcome) -> MatchRecord {
@@ -49,6 +60,11 @@ pub fn record(out: &NertsOutcome) -> MatchRecord {
         rec.points[p] = mine;
         rec.rank[p] = out.totals[..out.teams].iter().filter(|&&t| t > mine).count() as u8;
     }
+    for p in 0..out.players {
+        rec.exposure[p] = out.deals;
+        let t = &out.tally;
+        rec.counts[p] = [t.calls[p], t.to_foundation[p], t.races_won[p], t.races_lost[p]];
+    }
     if out.teams < out.players {
         let mut teams = [0u8; MAX_SEATS];
         teams[..out.players].copy_from_slice(&out.team_of_seat[..out.players]);
@@ -65,6 +81,7 @@ impl RealtimeGame for Nerts {
     const DEFAULT_BOTS: &'static [&'static str] = &["balanced@skilled", "nerts-first@skilled", "foundation-first@skilled", "lazy@skilled"];
     const PLAYERS: (usize, usize) = (2, if MAX_PLAYERS < 8 { MAX_PLAYERS } else { 8 });
     const REPORTS_POINTS: bool = true;
+    const RATES: Option<&'static RateSet> = Some(&NERTS_RATES);
 
     fn flags() -> &'static [FlagDef] {
         &NERTS_FLAGS
