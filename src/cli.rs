@@ -43,6 +43,23 @@ enum Command {
     Legal(LegalArgs),
     /// Lopti sessions: winners make rules, the table votes, RPS breaks ties (see docs/lopti-sessions.md).
     Session(crate::games::lopti::session::command::SessionArgs),
+    /// Throughput of every game with its default bots (Lopti at 2-5 players, Nerts at
+    /// 2, 4, 6) on one thread and on all: matches, deals and actions per second per
+    /// thread, nanoseconds per action, state size, peak memory.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Only this game (default: every game).
+    #[arg(long)]
+    game: Option<String>,
+    /// Seconds each timed run lasts (after a short calibration run).
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// Also write the table as CSV to this file.
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -218,7 +235,45 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::List => list(&mut std::io::stdout()).map_err(|e| e.to_string()),
         Command::Legal(a) => run_legal(a),
         Command::Session(a) => crate::games::lopti::session::command::run(a),
+        Command::Bench(a) => run_bench(a),
     }
+}
+
+fn run_bench(a: BenchArgs) -> Result<(), String> {
+    use crate::bench::{cases, measure, values, COLUMNS};
+    if !(a.seconds > 0.0 && a.seconds <= 600.0) {
+        return Err(format!("--seconds {}: must be more than 0 and at most 600", a.seconds));
+    }
+    let cases = cases(a.game.as_deref())?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut thread_counts = vec![1];
+    if cores > 1 {
+        thread_counts.push(cores);
+    }
+    let bar = runner::progress_bar((cases.len() * thread_counts.len()) as u64, false, "bench");
+    bar.set_style(indicatif::ProgressStyle::with_template("bench [{bar:20}] {pos}/{len} runs  {msg}").expect("valid template").progress_chars("=> "));
+    let mut rows = Vec::new();
+    for case in &cases {
+        for &threads in &thread_counts {
+            bar.set_message(format!("{} at {} players on {threads} thread(s)", case.entry.name(), case.bots.len()));
+            rows.push(measure(case, threads, a.seconds)?);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+    let summary: Vec<SummaryRow> = rows.iter().map(|r| SummaryRow { header: header.clone(), values: values(r) }).collect();
+    let shown = ["game", "players", "threads", "matches_per_s_per_thread", "rounds_per_s_per_thread", "actions_per_s_per_thread", "ns_per_action", "state_bytes", "peak_mib"];
+    crate::output::summary::print_table(&mut std::io::stdout(), &summary.iter().collect::<Vec<_>>(), &shown).map_err(|e| e.to_string())?;
+    for pair in rows.chunks(thread_counts.len()).filter(|p| p.len() == 2) {
+        println!("{} at {} players: {} threads give {:.2}x the matches of one", pair[0].game, pair[0].players, pair[1].threads,
+            pair[1].matches as f64 / pair[1].seconds / (pair[0].matches as f64 / pair[0].seconds));
+    }
+    if let Some(path) = &a.csv {
+        write_csv(path, &summary)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
 }
 
 fn run_legal(a: LegalArgs) -> Result<(), String> {

@@ -2,6 +2,7 @@
 //!
 //! The crate is usable as a library; `main.rs` is a thin command-line front end.
 
+pub mod bench;
 pub mod bot;
 pub mod cards;
 pub mod cli;

@@ -75,6 +75,9 @@ pub struct MatchRecord {
     pub ending: Ending,
     /// Values of the game's metrics, in the order of [`MatchGame::metrics`].
     pub metrics: [u64; MAX_METRICS],
+    /// Actions that took effect in the match (landed moves; Lopti: turns), for
+    /// throughput figures.
+    pub actions: u64,
     /// Points of each seat, for games that report points ([`MatchGame::reports_points`]);
     /// every seat of a team carries the team's points. Capped and cycled matches report
     /// the points so far.
@@ -277,6 +280,8 @@ pub struct MatchupStats {
     pub points: Option<PointStats>,
     /// Per-seat rates, for games that count them ([`MatchGame::rates`]).
     pub rates: Option<RateStats>,
+    /// Actions over every match ([`MatchRecord::actions`]).
+    pub actions: u64,
 }
 
 /// Exact aggregate of a game's per-seat rates ([`MatchGame::rates`]), every match
@@ -412,6 +417,7 @@ impl MatchupStats {
             metrics: vec![Histogram::new(); n_metrics],
             points: points.then(|| PointStats::new(seats)),
             rates: rates.map(|set| RateStats::new(set, seats)),
+            actions: 0,
         }
     }
     /// Adds everything counted in `other`.
@@ -429,6 +435,7 @@ impl MatchupStats {
         self.draws += other.draws;
         self.capped += other.capped;
         self.cycled += other.cycled;
+        self.actions += other.actions;
         self.metrics.iter_mut().zip(&other.metrics).for_each(|(a, b)| a.merge(b));
         if let (Some(a), Some(b)) = (&mut self.points, &other.points) {
             a.merge(b);
@@ -480,6 +487,7 @@ impl MatchupStats {
                 }
             }
         }
+        self.actions += rec.actions;
         match rec.ending {
             Ending::Capped => self.capped += 1,
             Ending::Cycled => self.cycled += 1,

@@ -47,6 +47,8 @@ pub trait GameEntry: Sync {
     fn rates(&self) -> Option<&'static RateSet> {
         None
     }
+    /// Bytes of the game's full state (`size_of`), for `cardsim bench`.
+    fn state_bytes(&self) -> usize;
     /// Builds a match of `bots` under `settings`, validating both.
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String>;
 }

@@ -292,7 +292,7 @@ pub fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), String> {
 }
 
 /// Prints `rows` as an aligned table of the columns `wanted`.
-fn print_columns(out: &mut dyn Write, rows: &[&SummaryRow], wanted: &[&str]) -> std::io::Result<()> {
+pub fn print_table(out: &mut dyn Write, rows: &[&SummaryRow], wanted: &[&str]) -> std::io::Result<()> {
     let Some(first) = rows.first() else { return Ok(()) };
     let idx: Vec<usize> = wanted.iter().filter_map(|w| first.header.iter().position(|h| h == w)).collect();
     let width = |i: usize| rows.iter().map(|r| r.values[i].chars().count()).chain([first.header[i].len()]).max().unwrap_or(0);
@@ -312,7 +312,7 @@ fn print_columns(out: &mut dyn Write, rows: &[&SummaryRow], wanted: &[&str]) -> 
 pub fn print_summary(out: &mut dyn Write, rows: &[SummaryRow], stats: &MatchupStats) -> std::io::Result<()> {
     let col = |r: &SummaryRow, name: &str| r.header.iter().position(|h| h == name).map_or("", |i| r.values[i].as_str()).to_string();
     let (main, after): (Vec<&SummaryRow>, Vec<&SummaryRow>) = rows.iter().partition(|r| col(r, "after").is_empty());
-    print_columns(out, &main, &["bot", "seat", "games", "wins", "win_rate", "win_ci_low", "win_ci_high", "score", "score_ci_low", "score_ci_high"])?;
+    print_table(out, &main, &["bot", "seat", "games", "wins", "win_rate", "win_ci_low", "win_ci_high", "score", "score_ci_low", "score_ci_high"])?;
     for r in main.iter().filter(|r| col(r, "seat") == "all") {
         write!(out, "{}: paired score {}, SE {} (95% ±{:.6}); design effect {}", col(r, "bot"), col(r, "score"), col(r, "score_se"),
             Z_95 * col(r, "score_se").parse::<f64>().unwrap_or(f64::NAN), col(r, "design_effect"))?;
@@ -332,7 +332,7 @@ pub fn print_summary(out: &mut dyn Write, rows: &[SummaryRow], stats: &MatchupSt
     }
     if !after.is_empty() {
         writeln!(out, "win rate by the bot playing just before:")?;
-        print_columns(out, &after, &["bot", "after", "games", "wins", "win_rate", "win_ci_low", "win_ci_high"])?;
+        print_table(out, &after, &["bot", "after", "games", "wins", "win_rate", "win_ci_low", "win_ci_high"])?;
     }
     writeln!(out, "deals: {}  draws: {}  capped: {}  cycled: {}  (lengths below cover the {} finished matches)", stats.deals(), stats.draws,
         stats.capped, stats.cycled, stats.total_games() - stats.capped - stats.cycled)

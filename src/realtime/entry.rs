@@ -29,6 +29,8 @@ pub trait RealtimeGame: 'static {
     const REPORTS_POINTS: bool = false;
     /// The per-seat rates the game counts ([`MatchGame::rates`]).
     const RATES: Option<&'static RateSet> = None;
+    /// Bytes of the game's full state (`size_of`), for `cardsim bench`.
+    const STATE_BYTES: usize;
     /// Variant flags with defaults.
     fn flags() -> &'static [FlagDef];
     /// Per-match metrics.
@@ -85,6 +87,9 @@ impl<G: RealtimeGame> GameEntry for RealtimeEntry<G> {
     }
     fn rates(&self) -> Option<&'static RateSet> {
         G::RATES
+    }
+    fn state_bytes(&self) -> usize {
+        G::STATE_BYTES
     }
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
         let bots = build_bots(bots, G::registry())?;

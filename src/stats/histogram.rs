@@ -37,6 +37,10 @@ impl Histogram {
     pub fn count(&self) -> u64 {
         self.n
     }
+    /// Sum of the observations.
+    pub fn sum(&self) -> u64 {
+        self.sum as u64
+    }
     /// Arithmetic mean (0 when empty).
     pub fn mean(&self) -> f64 {
         if self.n == 0 {

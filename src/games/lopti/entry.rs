@@ -49,6 +49,9 @@ impl GameEntry for LoptiEntry {
     fn strategies(&self) -> Vec<StrategyInfo> {
         strategies::REGISTRY.iter().map(|r| r.info).collect()
     }
+    fn state_bytes(&self) -> usize {
+        std::mem::size_of::<State>()
+    }
     fn default_bots(&self) -> &'static [&'static str] {
         &["lowest", "burner", "random"]
     }
@@ -87,7 +90,7 @@ impl LoptiGame {
         metrics[0] = state.counters.turns as u64;
         metrics[1] = state.counters.pickups as u64;
         metrics[2] = state.counters.clears as u64;
-        MatchRecord { winner: state.match_winner(), ending: state.ending(), metrics, ..MatchRecord::default() }
+        MatchRecord { winner: state.match_winner(), ending: state.ending(), metrics, actions: state.counters.turns as u64, ..MatchRecord::default() }
     }
 }
 

@@ -51,7 +51,7 @@ pub fn record(out: &NertsOutcome) -> MatchRecord {
         out.tally.to_foundation.iter().map(|&c| c as u64).sum(),
         out.tally.races_lost.iter().map(|&c| c as u64).sum(),
     ]);
-    let mut rec = MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, ..MatchRecord::default() };
+    let mut rec = MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, ..MatchRecord::default() };
     // Points: the seat's team's match total (so far, when capped); ranks by team, tied
     // teams sharing the better rank; teams only under partnerships.
     for p in 0..out.players {
@@ -78,6 +78,7 @@ impl RealtimeGame for Nerts {
     type Strategy = dyn NertsStrategy;
     const NAME: &'static str = "nerts";
     const ABOUT: &'static str = "race to empty a 13-card Nerts pile onto shared foundations; deals scored +1/-2 to a target";
+    const STATE_BYTES: usize = std::mem::size_of::<super::state::NertsState>();
     const DEFAULT_BOTS: &'static [&'static str] = &["balanced@skilled", "nerts-first@skilled", "foundation-first@skilled", "lazy@skilled"];
     const PLAYERS: (usize, usize) = (2, if MAX_PLAYERS < 8 { MAX_PLAYERS } else { 8 });
     const REPORTS_POINTS: bool = true;

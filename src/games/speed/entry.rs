@@ -31,7 +31,7 @@ pub static SPEED_METRICS: [MetricDef; 6] = [
 fn record(out: SpeedOutcome) -> MatchRecord {
     let mut metrics = [0; MAX_METRICS];
     metrics[..6].copy_from_slice(&[out.deals as u64, out.counts.landed, out.time / 1000, out.counts.rejected, out.counts.synchronised, out.margin() as u64]);
-    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, ..MatchRecord::default() }
+    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, ..MatchRecord::default() }
 }
 
 impl RealtimeGame for Speed {
@@ -39,6 +39,7 @@ impl RealtimeGame for Speed {
     type Strategy = dyn SpeedStrategy;
     const NAME: &'static str = "speed";
     const ABOUT: &'static str = "race to play a hidden five-card hand and a personal stock onto two centre piles";
+    const STATE_BYTES: usize = std::mem::size_of::<super::state::SpeedState>();
     const DEFAULT_BOTS: &'static [&'static str] = &["smart@skilled", "greedy@skilled"];
 
     fn flags() -> &'static [FlagDef] {

@@ -31,7 +31,7 @@ pub static SPIT_METRICS: [MetricDef; 6] = [
 fn record(out: SpitOutcome) -> MatchRecord {
     let mut metrics = [0; MAX_METRICS];
     metrics[..6].copy_from_slice(&[out.rounds as u64, out.counts.landed, out.time / 1000, out.counts.rejected, out.counts.synchronised, out.deadlocks as u64]);
-    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, ..MatchRecord::default() }
+    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, ..MatchRecord::default() }
 }
 
 impl RealtimeGame for Spit {
@@ -39,6 +39,7 @@ impl RealtimeGame for Spit {
     type Strategy = dyn SpitStrategy;
     const NAME: &'static str = "spit";
     const ABOUT: &'static str = "race to empty five stockpiles onto two shared spit piles; slap for the smaller pile";
+    const STATE_BYTES: usize = std::mem::size_of::<super::state::SpitState>();
     const DEFAULT_BOTS: &'static [&'static str] = &["smart@skilled", "greedy@skilled"];
 
     fn flags() -> &'static [FlagDef] {

@@ -1,0 +1,185 @@
+//! `cardsim bench`: the throughput of every game with its default bots, on one thread
+//! and on all, as a table (and CSV). Each case is timed over a fixed simulated workload
+//! sized from a short calibration run, so a row takes about `--seconds` per thread count.
+
+use crate::bot::BotSpec;
+use crate::games::{self, GameEntry};
+use crate::runner::{self, twin_ranks, MatchupStats, RunConfig, SeatingDesign};
+use crate::settings::Settings;
+use std::time::Instant;
+
+/// One benchmarked table: a game, its player count and the bots in seat order.
+pub struct BenchCase {
+    /// The game.
+    pub entry: &'static dyn GameEntry,
+    /// Bot specs, the game's default bots repeated in turn up to the player count.
+    pub bots: Vec<String>,
+}
+
+/// The player counts benchmarked for a game seating `lo..=hi`: every count for games
+/// of up to four counts (Lopti 2-5), else 2, 4 and 6 (Nerts).
+fn player_counts(lo: usize, hi: usize) -> Vec<usize> {
+    if hi - lo <= 3 { (lo..=hi).collect() } else { [2, 4, 6].into_iter().filter(|n| (lo..=hi).contains(n)).collect() }
+}
+
+/// Every case to benchmark, or only the game named `only`.
+pub fn cases(only: Option<&str>) -> Result<Vec<BenchCase>, String> {
+    let entries: Vec<&'static dyn GameEntry> = match only {
+        Some(name) => vec![games::find(name)?],
+        None => games::registry(),
+    };
+    Ok(entries
+        .into_iter()
+        .flat_map(|entry| {
+            let (lo, hi) = entry.players();
+            let defaults = entry.default_bots();
+            let counts = if lo == hi { vec![lo] } else { player_counts(lo, hi) };
+            counts.into_iter().map(move |n| BenchCase { entry, bots: (0..n).map(|i| defaults[i % defaults.len()].to_string()).collect() })
+        })
+        .collect())
+}
+
+/// What one timed run measured.
+#[derive(Clone, Debug)]
+pub struct BenchRow {
+    /// Game name.
+    pub game: &'static str,
+    /// Players.
+    pub players: usize,
+    /// Bots, joined by ` vs `.
+    pub bots: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Matches played.
+    pub matches: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Actions that took effect ([`crate::runner::MatchRecord::actions`]).
+    pub actions: u64,
+    /// Deals or rounds played, for games that count them (a `rounds` or `deals` metric).
+    pub rounds: Option<u64>,
+    /// `size_of` the game's state.
+    pub state_bytes: usize,
+    /// Peak resident memory of the process so far, in KiB (Linux; `None` elsewhere).
+    pub peak_kib: Option<u64>,
+}
+
+impl BenchRow {
+    /// Matches per second per thread.
+    pub fn per_thread(&self) -> f64 {
+        self.matches as f64 / self.seconds / self.threads as f64
+    }
+}
+
+/// The process's peak resident set size in KiB, from `/proc/self/status` (Linux).
+pub fn peak_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A built case, ready to time.
+struct Prepared {
+    game: Box<dyn games::TracedGame>,
+    labels: Vec<String>,
+}
+
+impl Prepared {
+    fn new(case: &BenchCase) -> Result<Prepared, String> {
+        let mut specs = case.bots.iter().map(|b| BotSpec::parse(b)).collect::<Result<Vec<_>, _>>()?;
+        specs.sort_by(|a, b| a.label.cmp(&b.label));
+        let game = case.entry.build(&specs, &Settings::parse(case.entry.flags(), &[])?)?;
+        Ok(Prepared { game, labels: specs.iter().map(|s| s.label.clone()).collect() })
+    }
+    /// Plays `deals` deals under every seating on `pool`; returns the stats and seconds.
+    fn time(&self, deals: u64, pool: &rayon::ThreadPool) -> (MatchupStats, f64) {
+        let cfg = RunConfig { games: 0, seed: 1, seating: SeatingDesign::All, twin_rank: twin_ranks(&self.labels), quiet: true };
+        let bar = indicatif::ProgressBar::hidden();
+        let start = Instant::now();
+        let stats = pool.install(|| runner::run_deals(self.game.as_match_game(), &cfg, 0..deals, &bar));
+        (stats, start.elapsed().as_secs_f64())
+    }
+}
+
+/// Times `case` on `threads` threads for about `seconds` (after a calibration run on
+/// the same pool that doubles the deals until it takes a tenth of that).
+pub fn measure(case: &BenchCase, threads: usize, seconds: f64) -> Result<BenchRow, String> {
+    let prepared = Prepared::new(case)?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    let mut deals = threads as u64;
+    let per_deal = loop {
+        let (_, secs) = prepared.time(deals, &pool);
+        if secs >= seconds / 10.0 || deals >= 1 << 40 {
+            break secs / deals as f64;
+        }
+        deals *= 2;
+    };
+    let deals = ((seconds / per_deal) as u64).max(threads as u64);
+    let (stats, secs) = prepared.time(deals, &pool);
+    let rounds = prepared.game.metrics().iter().position(|m| m.name == "rounds" || m.name == "deals").map(|i| stats.metrics[i].sum());
+    Ok(BenchRow {
+        game: case.entry.name(),
+        players: case.bots.len(),
+        bots: case.bots.join(" vs "),
+        threads,
+        matches: stats.total_games(),
+        seconds: secs,
+        actions: stats.actions,
+        rounds,
+        state_bytes: case.entry.state_bytes(),
+        peak_kib: peak_kib(),
+    })
+}
+
+/// CSV and table columns of a bench row.
+pub const COLUMNS: [&str; 13] = [
+    "game", "players", "bots", "threads", "matches", "seconds", "matches_per_s", "matches_per_s_per_thread", "rounds_per_s_per_thread",
+    "actions_per_s_per_thread", "ns_per_action", "state_bytes", "peak_mib",
+];
+
+/// The values of `row` in the order of [`COLUMNS`].
+pub fn values(row: &BenchRow) -> Vec<String> {
+    let per_thread_s = row.seconds * row.threads as f64;
+    vec![
+        row.game.to_string(),
+        row.players.to_string(),
+        row.bots.clone(),
+        row.threads.to_string(),
+        row.matches.to_string(),
+        format!("{:.3}", row.seconds),
+        format!("{:.0}", row.matches as f64 / row.seconds),
+        format!("{:.0}", row.per_thread()),
+        row.rounds.map_or(String::new(), |r| format!("{:.0}", r as f64 / per_thread_s)),
+        format!("{:.0}", row.actions as f64 / per_thread_s),
+        format!("{:.1}", per_thread_s * 1e9 / row.actions.max(1) as f64),
+        row.state_bytes.to_string(),
+        row.peak_kib.map_or(String::new(), |k| format!("{:.1}", k as f64 / 1024.0)),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_benchmarked_at_its_player_counts() {
+        let all = cases(None).unwrap();
+        let shape: Vec<(&str, usize)> = all.iter().map(|c| (c.entry.name(), c.bots.len())).collect();
+        for want in [("spit", 2), ("speed", 2), ("lopti", 2), ("lopti", 3), ("lopti", 4), ("lopti", 5), ("nerts", 2), ("nerts", 4), ("nerts", 6)] {
+            assert!(shape.contains(&want), "{want:?} missing from {shape:?}");
+        }
+        let lopti3 = all.iter().find(|c| c.entry.name() == "lopti" && c.bots.len() == 3).unwrap();
+        assert_eq!(lopti3.bots, ["lowest", "burner", "random"], "the default bots in turn");
+        assert!(cases(Some("chess")).is_err());
+    }
+
+    #[test]
+    fn a_short_measurement_counts_matches_actions_and_rounds() {
+        let case = cases(Some("speed")).unwrap().remove(0);
+        let row = measure(&case, 1, 0.02).unwrap();
+        assert!(row.matches >= 2 && row.matches % 2 == 0, "whole deals of two seatings: {}", row.matches);
+        assert!(row.actions > 10 * row.matches, "a Speed match lands dozens of actions: {} over {}", row.actions, row.matches);
+        assert!(row.rounds.is_some_and(|r| r >= row.matches), "every match has a deal");
+        assert_eq!(values(&row).len(), COLUMNS.len());
+    }
+}
