@@ -3,7 +3,9 @@
 use crate::bot::BotSpec;
 use crate::games::{self, GameEntry};
 use crate::experiment::Experiment;
+use crate::output::console::Console;
 use crate::output::summary::{print_summary, summary_rows, write_csv, MatchupLabels, SummaryRow};
+use crate::output::OutputPath;
 use crate::runner::{self, twin_ranks, RunConfig, SeatingDesign};
 use crate::settings::Settings;
 use crate::trace::{StreamSink, TraceEvent, TraceFormat, TraceSink};
@@ -57,7 +59,7 @@ struct BenchArgs {
     /// Seconds each timed run lasts (after a short calibration run).
     #[arg(long, default_value_t = 2.0)]
     seconds: f64,
-    /// Also write the table as CSV to this file.
+    /// Also write the table as CSV to PATH (checked first; see `match --csv`).
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
 }
@@ -81,7 +83,7 @@ struct RunArgs {
     /// Write the CSV here instead of the file's output.
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
-    /// Worker threads (default: all cores).
+    /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
     /// No progress bar.
@@ -154,13 +156,17 @@ impl SeatArgs {
 struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Number of matches (rounded up to whole deals: each deal is played under every seating).
+    /// Number of matches, 1 to 10^12 (rounded up to whole deals: each deal is played
+    /// under every seating).
     #[arg(long, default_value_t = 10_000)]
     games: u64,
-    /// Worker threads (default: all cores).
+    /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Write the summary as CSV to this file (replaced atomically).
+    /// Write the summary as CSV to PATH, checked before the first match (a missing
+    /// folder, a folder, a read-only file are errors). A file is replaced atomically
+    /// (through a symlink: its target), a pipe or device is written directly, and `-`
+    /// is standard output (the summary then goes to standard error).
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
     /// No progress bar.
@@ -193,13 +199,13 @@ struct SprtArgs {
     /// Elo model of elo0 and elo1: `normalized` (fastchess's default) or `logistic`.
     #[arg(long, default_value = "normalized")]
     model: String,
-    /// Stop without a decision after this many matches.
+    /// Stop without a decision after this many matches (2 to 10^12).
     #[arg(long, default_value_t = 1_000_000)]
     max_games: u64,
     /// Master seed: the verdict and the number of games depend only on it.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores).
+    /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
 }
@@ -232,7 +238,11 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Trace(a) => run_trace(a),
         Command::Run(a) => run_experiment(a),
         Command::Sprt(a) => run_sprt_command(a),
-        Command::List => list(&mut std::io::stdout()).map_err(|e| e.to_string()),
+        Command::List => {
+            let mut out = Console::stdout();
+            let _ = list(&mut out);
+            out.finish()
+        }
         Command::Legal(a) => run_legal(a),
         Command::Session(a) => crate::games::lopti::session::command::run(a),
         Command::Bench(a) => run_bench(a),
@@ -245,6 +255,7 @@ fn run_bench(a: BenchArgs) -> Result<(), String> {
         return Err(format!("--seconds {}: must be more than 0 and at most 600", a.seconds));
     }
     let cases = cases(a.game.as_deref())?;
+    let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut thread_counts = vec![1];
     if cores > 1 {
@@ -264,16 +275,17 @@ fn run_bench(a: BenchArgs) -> Result<(), String> {
     let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
     let summary: Vec<SummaryRow> = rows.iter().map(|r| SummaryRow { header: header.clone(), values: values(r) }).collect();
     let shown = ["game", "players", "threads", "matches_per_s_per_thread", "rounds_per_s_per_thread", "actions_per_s_per_thread", "ns_per_action", "state_bytes", "peak_mib"];
-    crate::output::summary::print_table(&mut std::io::stdout(), &summary.iter().collect::<Vec<_>>(), &shown).map_err(|e| e.to_string())?;
+    let mut out = if csv.as_ref().is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
+    let _ = crate::output::summary::print_table(&mut out, &summary.iter().collect::<Vec<_>>(), &shown);
     for pair in rows.chunks(thread_counts.len()).filter(|p| p.len() == 2) {
-        println!("{} at {} players: {} threads give {:.2}x the matches of one", pair[0].game, pair[0].players, pair[1].threads,
+        let _ = writeln!(out, "{} at {} players: {} threads give {:.2}x the matches of one", pair[0].game, pair[0].players, pair[1].threads,
             pair[1].matches as f64 / pair[1].seconds / (pair[0].matches as f64 / pair[0].seconds));
     }
-    if let Some(path) = &a.csv {
-        write_csv(path, &summary)?;
-        println!("wrote {}", path.display());
+    if let Some(csv) = &csv {
+        write_csv(csv, &summary)?;
+        wrote(&mut out, csv);
     }
-    Ok(())
+    out.finish()
 }
 
 fn run_legal(a: LegalArgs) -> Result<(), String> {
@@ -286,8 +298,11 @@ fn run_legal(a: LegalArgs) -> Result<(), String> {
         std::fs::read_to_string(&a.position).map_err(|e| format!("--position {}: cannot read: {e}", a.position))?
     };
     let lines = games::lopti::position::legal_lines(&text)?;
-    let mut out = std::io::stdout().lock();
-    lines.iter().try_for_each(|l| writeln!(out, "{l}")).map_err(|e| e.to_string())
+    let mut out = Console::stdout();
+    for l in &lines {
+        let _ = writeln!(out, "{l}");
+    }
+    out.finish()
 }
 
 /// A game with its bots and flags, checked and ready to run.
@@ -326,21 +341,48 @@ fn prepare(game: &str, bot_texts: &[String], sets: &[String], seating: SeatingDe
     Ok(Prepared { entry, bots, settings, seating })
 }
 
-/// A rayon pool of `threads` workers (default: all cores), or a one-line error.
-pub(crate) fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), String> {
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return Err("--threads must be at least 1".into());
+/// Most matches (or sessions) one run may ask for: 10^12, about eleven days at a
+/// million matches a second. Deals times seatings stay far from overflowing a `u64`.
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// Most worker threads: more than any machine has cores; each thread costs a stack.
+pub const MAX_THREADS: usize = 1024;
+
+/// Checks a count given as `flag`: from `min` to `max`, or a one-line error.
+pub(crate) fn check_count(flag: &str, n: u64, min: u64, max: u64) -> Result<u64, String> {
+    if n < min {
+        Err(format!("{flag} must be at least {min}, got {n}"))
+    } else if n > max {
+        Err(format!("{flag} {n}: at most {max} allowed"))
+    } else {
+        Ok(n)
     }
+}
+
+/// Prints `wrote PATH` for a file (nothing when the output was standard output).
+pub(crate) fn wrote(out: &mut Console, path: &OutputPath) {
+    if !path.is_stdout() {
+        let _ = writeln!(out, "wrote {}", path.shown());
+    }
+}
+
+/// A rayon pool of `threads` workers (default: all cores, at most [`MAX_THREADS`]),
+/// or a one-line error.
+pub(crate) fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), String> {
+    let threads = match threads {
+        Some(t) => check_count("--threads", t as u64, 1, MAX_THREADS as u64)? as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS),
+    };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
     Ok((pool, threads))
 }
 
-/// Runs one matchup, prints its summary to stdout and returns its CSV rows.
-fn run_matchup(p: &Prepared, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: usize) -> Result<Vec<SummaryRow>, String> {
+/// Runs one matchup, prints its summary to `out` and returns its CSV rows (printing
+/// never fails the run: a [`Console`] keeps its error for the end).
+fn run_matchup(p: &Prepared, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: usize, out: &mut dyn Write) -> Result<Vec<SummaryRow>, String> {
     let game = p.entry.build(&p.bots, &p.settings)?;
     let seats = game.seats();
-    let played = cfg.deals(seats) * cfg.seatings(seats);
+    let played = cfg.deals(seats).checked_mul(cfg.seatings(seats)).ok_or("--games: too many matches")?;
     if played != cfg.games {
         eprintln!("note: playing {played} matches ({} deals x {} seatings)", cfg.deals(seats), cfg.seatings(seats));
     }
@@ -351,10 +393,9 @@ fn run_matchup(p: &Prepared, cfg: &RunConfig, pool: &rayon::ThreadPool, threads:
     let flags = p.settings.non_default();
     let seating = format!("{:?}", cfg.seating).to_lowercase();
     let rows = summary_rows(&MatchupLabels { game: p.entry.name(), bots: &labels, flags: &flags, seed: cfg.seed, seating: &seating }, &stats, game.metrics());
-    let mut out = std::io::stdout().lock();
     let io = |e: std::io::Error| e.to_string();
     writeln!(out, "{} | {} | seed {} | {}", p.entry.name(), labels.join(" vs "), cfg.seed, if flags.is_empty() { "default rules" } else { &flags }).map_err(io)?;
-    print_summary(&mut out, &rows, &stats).map_err(io)?;
+    print_summary(out, &rows, &stats).map_err(io)?;
     for (h, m) in stats.metrics.iter().zip(game.metrics()) {
         let sc = m.scale as f64;
         writeln!(out, "{:>10}: mean {:.2}  sd {:.2}  p50 {}  p90 {}  p99 {}  max {}", m.name, h.mean() / sc, h.sd() / sc,
@@ -367,19 +408,20 @@ fn run_matchup(p: &Prepared, cfg: &RunConfig, pool: &rayon::ThreadPool, threads:
 }
 
 fn run_match(a: MatchArgs) -> Result<(), String> {
-    if a.games == 0 {
-        return Err("--games must be at least 1".into());
-    }
+    check_count("--games", a.games, 1, MAX_GAMES)?;
+    let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     let t = &a.game.table;
     let p = prepare(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
     let (pool, threads) = thread_pool(a.threads)?;
     let cfg = p.run_config(a.games, t.seed, a.quiet);
-    let rows = run_matchup(&p, &cfg, &pool, threads)?;
-    if let Some(path) = &a.csv {
-        write_csv(path, &rows)?;
-        println!("wrote {}", path.display());
+    // With the CSV on standard output, the summary for people goes to standard error.
+    let mut out = if csv.as_ref().is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
+    let rows = run_matchup(&p, &cfg, &pool, threads, &mut out)?;
+    if let Some(csv) = &csv {
+        write_csv(csv, &rows)?;
+        wrote(&mut out, csv);
     }
-    Ok(())
+    out.finish()
 }
 
 /// Checks every matchup of an experiment (so a typo fails before anything runs).
@@ -391,22 +433,26 @@ fn prepare_experiment(file: &std::path::Path, exp: &Experiment) -> Result<Vec<Pr
 
 fn run_experiment(a: RunArgs) -> Result<(), String> {
     let exp = Experiment::load(&a.file)?;
-    let games = a.games.unwrap_or(exp.games);
-    if games == 0 {
-        return Err("--games must be at least 1".into());
-    }
+    let games = match a.games {
+        Some(g) => check_count("--games", g, 1, MAX_GAMES)?,
+        None => check_count(&format!("{}: games", a.file.display()), exp.games, 1, MAX_GAMES)?,
+    };
     let prepared = prepare_experiment(&a.file, &exp)?;
     let (pool, threads) = thread_pool(a.threads)?;
-    let output = a.csv.clone().or(exp.output.clone()).expect("load sets a default output");
-    println!("{}: {}", a.file.display(), exp.description);
+    let output = match &a.csv {
+        Some(p) => OutputPath::check("--csv", p)?,
+        None => OutputPath::check(&format!("{}: output", a.file.display()), exp.output.as_deref().expect("load sets a default output"))?,
+    };
+    let mut out = if output.is_stdout() { Console::stderr() } else { Console::stdout() };
+    let _ = writeln!(out, "{}: {}", a.file.display(), exp.description);
     let mut rows = Vec::new();
     for p in &prepared {
-        rows.extend(run_matchup(p, &p.run_config(games, exp.seed, a.quiet), &pool, threads)?);
-        println!();
+        rows.extend(run_matchup(p, &p.run_config(games, exp.seed, a.quiet), &pool, threads, &mut out)?);
+        let _ = writeln!(out);
     }
     write_csv(&output, &rows)?;
-    println!("wrote {}", output.display());
-    Ok(())
+    wrote(&mut out, &output);
+    out.finish()
 }
 
 fn run_trace(a: TraceArgs) -> Result<(), String> {
@@ -447,6 +493,7 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     if a.max_games < 2 {
         return Err("--max-games must be at least 2 (one deal under both seatings)".into());
     }
+    check_count("--max-games", a.max_games, 2, MAX_GAMES)?;
     let model = a.model.parse()?;
     let sprt = Sprt::new(a.elo0, a.elo1, a.alpha, a.beta, model)?;
     let p = prepare(&a.game, &a.bots, &a.sets, SeatingDesign::All)?;
@@ -460,28 +507,21 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     let ia = p.bots.iter().position(|b| b.label == label_a).expect("A is one of the bots");
     let cfg = p.run_config(u64::MAX / 4, a.seed, true);
     let (lo, hi) = sprt.bounds();
-    let mut out = std::io::stdout();
+    let mut out = Console::stdout();
     let io = |e: std::io::Error| e.to_string();
     writeln!(out, "SPRT {} | A = {} vs B = {} | {} | seed {} | H0: {model} Elo {} H1: {} alpha {} beta {} | LLR bounds [{lo:.3}, {hi:.3}]",
         p.entry.name(), a.bots[0], a.bots[1], if p.settings.non_default().is_empty() { "default rules".into() } else { p.settings.non_default() },
         a.seed, a.elo0, a.elo1, a.alpha, a.beta).map_err(io)?;
     let start = Instant::now();
     let mut batches = 0u64;
-    let mut failed = None;
     let last = pool.install(|| {
         crate::sequential::run_sprt(game.as_match_game(), &cfg, ia, &sprt, a.max_games, |st| {
             batches += 1;
             if batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue {
-                let line = format!("games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  pentanomial {:?}", st.games, st.llr, st.penta);
-                if let Err(e) = writeln!(out, "{line}") {
-                    failed.get_or_insert(e);
-                }
+                let _ = writeln!(out, "games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  pentanomial {:?}", st.games, st.llr, st.penta);
             }
         })
     });
-    if let Some(e) = failed {
-        return Err(e.to_string());
-    }
     let ps = paired_score(&last.penta);
     let (elo, elo_lo, elo_hi) = elo_with_interval(&ps, Z_95);
     let (nelo, nelo_lo, nelo_hi) = nelo_with_interval(&ps, 2, Z_95);
@@ -495,7 +535,7 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
         last.games, last.deals, last.llr, ps.mean, elo, elo_lo, elo_hi, nelo, nelo_lo, nelo_hi,
         if last.verdict == SprtVerdict::Continue { "" } else { " (estimates after a sequential stop are biased away from the bound that was not reached)" }).map_err(io)?;
     eprintln!("{} matches in {secs:.1} s on {threads} threads", last.games);
-    Ok(())
+    out.finish()
 }
 
 /// The first event of every trace: what was played, by whom, under which rules.

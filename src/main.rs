@@ -1,12 +1,22 @@
 //! Command-line entry point: parse, run, and report any error as one line on stderr
-//! with exit code 2.
+//! with exit code 2. A closed standard output (`cardsim ... | head`) is not an error:
+//! the command still writes its files and exits 0 without a word.
 
-use clap::error::ErrorKind;
+use cardsim::output::quote::{clip, one_line as safe_line, MAX_QUOTE};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser;
 
-/// Folds a clap error into one line: its message lines up to the usage block.
+/// Folds a clap error into one line: its message lines up to the usage block, with
+/// the values it quotes clipped to [`MAX_QUOTE`] characters.
 fn one_line(e: &clap::Error) -> String {
-    let text = e.render().to_string();
+    let mut text = e.render().to_string();
+    for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg, ContextKind::InvalidSubcommand] {
+        if let Some(ContextValue::String(v)) = e.get(kind) {
+            if v.chars().count() > MAX_QUOTE || v.contains(char::is_control) {
+                text = text.replace(v.as_str(), &clip(v));
+            }
+        }
+    }
     let msg: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -21,12 +31,12 @@ fn main() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) => e.exit(),
         Err(e) => {
-            eprintln!("error: {}", one_line(&e));
+            eprintln!("error: {}", safe_line(&one_line(&e)));
             std::process::exit(2);
         }
     };
     if let Err(e) = cardsim::cli::run(cli) {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", safe_line(&e));
         std::process::exit(2);
     }
 }

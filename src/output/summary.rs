@@ -3,8 +3,8 @@
 use crate::runner::{MatchupStats, MetricDef, RateSet};
 use crate::stats::elo::{elo_with_interval, los, paired_score, PairedScore};
 use crate::stats::{wilson_interval, Z_95};
+use super::sink::OutputPath;
 use std::io::Write;
-use std::path::Path;
 
 /// The `bot` label of the seat rows pooled over all bots.
 pub const ANY_BOT: &str = "any";
@@ -264,31 +264,23 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
     rows
 }
 
-/// Writes rows as CSV to `path` atomically: a temporary file renamed into place, so a
-/// failed run never leaves a half-written file.
-pub fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), String> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        return Err(format!("--csv {}: folder {} does not exist", path.display(), dir.display()));
+/// The CSV text of `rows`: the first row's header, then every row (the csv crate
+/// quotes fields with commas, quotes or line breaks).
+pub fn csv_bytes(rows: &[SummaryRow]) -> Result<Vec<u8>, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    if let Some(first) = rows.first() {
+        w.write_record(&first.header).map_err(|e| format!("CSV: {e}"))?;
     }
-    let tmp = dir.join(format!(".{}.tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("out")));
-    let write = || -> Result<(), Box<dyn std::error::Error>> {
-        let mut w = csv::Writer::from_path(&tmp)?;
-        if let Some(first) = rows.first() {
-            w.write_record(&first.header)?;
-        }
-        for r in rows {
-            w.write_record(&r.values)?;
-        }
-        w.flush()?;
-        Ok(())
-    };
-    write()
-        .and_then(|_| std::fs::rename(&tmp, path).map_err(|e| e.into()))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("--csv {}: cannot write: {e}", path.display())
-        })
+    for r in rows {
+        w.write_record(&r.values).map_err(|e| format!("CSV: {e}"))?;
+    }
+    w.into_inner().map_err(|e| format!("CSV: {e}"))
+}
+
+/// Writes rows as CSV to a checked output path (atomically for files, see
+/// [`crate::output::sink`]), so a failed run never leaves a half-written file.
+pub fn write_csv(out: &OutputPath, rows: &[SummaryRow]) -> Result<(), String> {
+    out.write(&csv_bytes(rows)?)
 }
 
 /// Prints `rows` as an aligned table of the columns `wanted`.
@@ -301,6 +293,16 @@ pub fn print_table(out: &mut dyn Write, rows: &[&SummaryRow], wanted: &[&str]) -
     writeln!(out, "{}", line(idx.iter().map(|&i| first.header[i].as_str()).collect()))?;
     for r in rows {
         writeln!(out, "{}", line(idx.iter().map(|&i| r.values[i].as_str()).collect()))?;
+    }
+    Ok(())
+}
+
+/// Prints one line per metric: mean, SD and percentiles over the finished matches.
+pub fn print_metric_lines(out: &mut dyn Write, stats: &MatchupStats, metrics: &[MetricDef]) -> std::io::Result<()> {
+    for (h, m) in stats.metrics.iter().zip(metrics) {
+        let sc = m.scale as f64;
+        writeln!(out, "{:>10}: mean {:.2}  sd {:.2}  p50 {}  p90 {}  p99 {}  max {}", m.name, h.mean() / sc, h.sd() / sc,
+            h.percentile(50.0) as f64 / sc, h.percentile(90.0) as f64 / sc, h.percentile(99.0) as f64 / sc, h.max() as f64 / sc)?;
     }
     Ok(())
 }

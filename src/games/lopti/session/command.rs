@@ -18,7 +18,9 @@ use crate::games::lopti::events::{Event, NoObserver, Observer};
 use crate::games::lopti::special::{file, Catalog};
 use crate::games::lopti::state::State;
 use crate::games::lopti::strategies::{self, Params};
+use crate::output::console::Console;
 use crate::output::summary::write_csv;
+use crate::output::OutputPath;
 use crate::rng::{deal_seed, mix};
 use crate::games::lopti::entry::MAX_SEATS;
 use crate::runner::{seating, seatings_per_deal, twin_ranks, SeatingDesign};
@@ -51,16 +53,18 @@ pub struct SessionArgs {
     /// A session also ends as soon as a player has this many round wins (0: play all rounds).
     #[arg(long, default_value_t = 0)]
     pub target_wins: u16,
-    /// Number of sessions (rounded up to whole seating groups).
+    /// Number of sessions (rounded up to whole seating groups), 1 to 10^12.
     #[arg(long, default_value_t = 1000)]
     pub sessions: u64,
     /// Master seed: the same seed gives byte-identical results.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: all cores).
+    /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Write the statistics as CSV to this file (replaced atomically).
+    /// Write the statistics as CSV to this file (checked before the first session; a
+    /// file is replaced atomically, a pipe or device written directly, `-` is standard
+    /// output and then the report goes to standard error).
     #[arg(long, value_name = "PATH")]
     pub csv: Option<PathBuf>,
     /// Flag as KEY=VALUE: the lopti.* rules and the session decisions (see --list-rules).
@@ -271,11 +275,15 @@ pub fn run(a: SessionArgs) -> Result<(), String> {
         return Err(format!("session: {} has no sessions; only lopti does", a.game));
     }
     if a.list_rules {
-        return list(&a.rule_files).map_err(|e| e.to_string());
+        let mut out = Console::stdout();
+        let _ = list(&mut out, &a.rule_files);
+        return out.finish();
     }
-    if a.sessions == 0 {
-        return Err("--sessions must be at least 1".into());
+    crate::cli::check_count("--sessions", a.sessions, 1, crate::cli::MAX_GAMES)?;
+    if let Some(i) = a.trace_index {
+        crate::cli::check_count("--trace-index", i, 0, crate::cli::MAX_GAMES - 1)?;
     }
+    let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     let mut p = prepare(&a.bots, &a.sets, &a.rule_files, a.rounds, a.target_wins)?;
     if let Some(index) = a.trace_index {
         let (pool, _) = thread_pool(a.threads)?;
@@ -300,16 +308,16 @@ pub fn run(a: SessionArgs) -> Result<(), String> {
     let ids: Vec<&'static str> = p.table.catalog.rules.iter().map(|r| r.id).collect();
     let rl = RunLabels { bots: &labels, rules: &ids, flags: &p.flags, seed: a.seed, rounds: a.rounds, target_wins: a.target_wins };
     let rep = report(&rl, &groups);
-    let mut out = std::io::stdout().lock();
-    print_report(&mut out, &p, &rl, &rep, quick).map_err(|e| e.to_string())?;
+    let mut out = if csv.as_ref().is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
+    let _ = print_report(&mut out, &p, &rl, &rep, quick);
     let n = layout.sessions();
-    writeln!(out, "throughput: {n} sessions ({} rounds) in {secs:.2} s = {:.1} sessions/s on {threads} threads ({:.1} per thread)",
-        rep.total.rounds, n as f64 / secs, n as f64 / secs / threads as f64).map_err(|e| e.to_string())?;
-    if let Some(path) = &a.csv {
-        write_csv(path, &rep.rows)?;
-        writeln!(out, "wrote {}", path.display()).map_err(|e| e.to_string())?;
+    let _ = writeln!(out, "throughput: {n} sessions ({} rounds) in {secs:.2} s = {:.1} sessions/s on {threads} threads ({:.1} per thread)",
+        rep.total.rounds, n as f64 / secs, n as f64 / secs / threads as f64);
+    if let Some(csv) = &csv {
+        write_csv(csv, &rep.rows)?;
+        crate::cli::wrote(&mut out, csv);
     }
-    Ok(())
+    out.finish()
 }
 
 fn ci(lo: f64, hi: f64) -> String {
@@ -413,9 +421,8 @@ fn trace(p: &Prepared, seed: u64, index: u64, format: TraceFormat) -> Result<(),
 }
 
 /// `--list-rules`: the catalog, the meta strategies and the session flags.
-fn list(rule_files: &[PathBuf]) -> std::io::Result<()> {
+fn list(out: &mut dyn Write, rule_files: &[PathBuf]) -> std::io::Result<()> {
     let mut catalog = Catalog::built_in();
-    let mut out = std::io::stdout().lock();
     for f in rule_files {
         match file::load(f).and_then(|defs| defs.into_iter().try_for_each(|d| catalog.add(d).map_err(|e| format!("{}: {e}", f.display())))) {
             Ok(()) => {}

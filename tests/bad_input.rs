@@ -1,0 +1,191 @@
+//! Hostile input: output paths that are links, pipes, devices, read-only files or
+//! missing folders; standard output closed early; absurd counts. Every error is one
+//! line on stderr starting `error: `, exit code 2, and no output file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn cardsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardsim")).args(args).output().expect("run cardsim")
+}
+
+/// A fresh folder for one test.
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cardsim-bad-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Asserts a one-line `error: ` on stderr mentioning every needle, exit code 2, nothing on stdout.
+fn assert_error(out: &Output, needles: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "exit code 2 expected; stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err:?}");
+    assert!(err.starts_with("error: "), "{err:?}");
+    for n in needles {
+        assert!(err.contains(n), "error {err:?} does not mention {n:?}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A small match writing its CSV to `csv`.
+fn small_match(csv: &str) -> Output {
+    cardsim(&["match", "speed", "--games", "20", "--threads", "1", "--quiet", "--csv", csv])
+}
+
+fn assert_csv(text: &str) {
+    assert!(text.starts_with("game,bots,flags,seed,"), "not the CSV: {text:.80}");
+    assert_eq!(text.lines().count(), 9, "header and 8 rows");
+}
+
+#[cfg(unix)]
+#[test]
+fn csv_through_a_symlink_writes_the_target_and_keeps_the_link() {
+    let d = dir("symlink");
+    let target = d.join("real.csv");
+    std::fs::write(&target, "old").unwrap();
+    let link = d.join("link.csv");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = small_match(s(&link));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced by a file");
+    assert_csv(&std::fs::read_to_string(&target).unwrap());
+}
+
+#[cfg(unix)]
+#[test]
+fn csv_to_a_named_pipe_is_streamed_and_the_pipe_stays() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = dir("fifo");
+    let fifo = d.join("pipe.csv");
+    if !Command::new("mkfifo").arg(&fifo).status().is_ok_and(|st| st.success()) {
+        eprintln!("no mkfifo: skipped");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let out = small_match(s(&fifo));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_csv(&reader.join().unwrap());
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo(), "the pipe was replaced");
+    let leftovers: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn csv_to_dev_null_writes_directly() {
+    use std::os::unix::fs::FileTypeExt;
+    let out = small_match("/dev/null");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device(), "/dev/null is no longer a device");
+}
+
+#[test]
+fn csv_dash_is_standard_output_and_the_summary_goes_to_stderr() {
+    let out = small_match("-");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_csv(&String::from_utf8(out.stdout).unwrap());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("throughput:"), "the summary is on stderr: {err}");
+    assert!(!err.contains("wrote"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn csv_to_dev_stdout_is_standard_output() {
+    if !Path::new("/dev/stdout").exists() {
+        return;
+    }
+    let out = small_match("/dev/stdout");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_csv(&String::from_utf8(out.stdout).unwrap());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_csv_is_refused_and_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = dir("readonly");
+    let ro = d.join("ro.csv");
+    std::fs::write(&ro, "keep me").unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    assert_error(&small_match(s(&ro)), &["--csv", "ro.csv", "read-only"]);
+    assert_eq!(std::fs::read_to_string(&ro).unwrap(), "keep me");
+    assert_eq!(std::fs::metadata(&ro).unwrap().permissions().mode() & 0o777, 0o444, "still read-only");
+}
+
+#[test]
+fn output_paths_are_checked_before_the_first_match() {
+    // 10^12 matches would run for days: each error must come at once.
+    let d = dir("early");
+    let huge = "1000000000000";
+    let missing = d.join("no/such/folder/out.csv");
+    let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (vec!["match", "spit", "--games", huge, "--csv", s(&missing)], vec!["--csv", "does not exist"]),
+        (vec!["match", "spit", "--games", huge, "--csv", s(&d)], vec!["--csv", "is a folder"]),
+        (vec!["session", "lopti", "--sessions", huge, "--csv", s(&missing)], vec!["--csv", "does not exist"]),
+        (vec!["bench", "--csv", s(&missing)], vec!["--csv", "does not exist"]),
+    ];
+    for (args, needles) in cases {
+        let start = Instant::now();
+        let out = cardsim(&args);
+        assert_error(&out, &needles);
+        assert!(start.elapsed() < Duration::from_secs(20), "{args:?} ran before failing");
+    }
+    assert!(!missing.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unwritable_folder_is_refused_before_the_first_match() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = dir("unwritable");
+    let locked = d.join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::write(locked.join("probe"), "").is_ok() {
+        eprintln!("running as root: a 0555 folder is writable, skipped");
+        return;
+    }
+    assert_error(&cardsim(&["match", "spit", "--games", "1000000000000", "--csv", s(&locked.join("o.csv"))]), &["--csv", "cannot create a file"]);
+}
+
+#[test]
+fn a_closed_stdout_still_writes_the_csv_and_ends_quietly() {
+    let d = dir("pipe");
+    let csv = d.join("o.csv");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsim"))
+        .args(["match", "spit", "--games", "200", "--threads", "1", "--quiet", "--csv", s(&csv)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the first line is printed (as `| head -0` would).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}: {err}", out.status.code());
+    assert!(err.is_empty(), "nothing on stderr (no panic, no broken pipe): {err}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 9, "the CSV was written");
+}
+
+#[test]
+fn absurd_counts_are_refused_with_the_limit() {
+    assert_error(&cardsim(&["match", "spit", "--games", "18446744073709551615"]), &["--games", "at most 1000000000000"]);
+    assert_error(&cardsim(&["match", "spit", "--games", "1000000000000000000"]), &["--games", "at most"]);
+    assert_error(&cardsim(&["match", "spit", "--games", "10", "--threads", "100000"]), &["--threads", "at most 1024"]);
+    assert_error(&cardsim(&["match", "spit", "--games", "10", "--threads", "0"]), &["--threads must be at least 1"]);
+    assert_error(&cardsim(&["sprt", "spit", "--bot", "smart", "--bot", "greedy", "--elo0", "0", "--elo1", "10", "--max-games", "18446744073709551615"]), &["--max-games", "at most"]);
+    assert_error(&cardsim(&["session", "lopti", "--sessions", "18446744073709551615"]), &["--sessions", "at most"]);
+    assert_error(&cardsim(&["session", "lopti", "--trace-index", "18446744073709551615"]), &["--trace-index", "at most"]);
+    assert_error(&cardsim(&["session", "lopti", "--sessions", "10", "--threads", "5000"]), &["--threads", "at most 1024"]);
+}
