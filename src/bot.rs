@@ -61,6 +61,51 @@ impl BotSpec {
         }
     }
 
+    /// The bot with its preset (`param` = `preset`) or one reaction parameter changed:
+    /// a field of a table (`scan_per_item`, `hick_b`, ...) or of a distribution
+    /// (`look.mu`, `simple.tau`, ...), starting from the bot's model (its preset, or
+    /// `default`, with its overrides). The result is checked against the plausible
+    /// ranges; its label gains ` PARAM=VALUE` (a command-line bot changing its preset
+    /// becomes `STRATEGY@PRESET`).
+    pub fn tweaked(&self, param: &str, value: &str, default: Preset) -> Result<BotSpec, String> {
+        let mut b = self.clone();
+        if param == "preset" {
+            b.preset = Some(Preset::parse(value).map_err(|e| format!("preset {value}: {e}"))?);
+            b.label = if self.game.is_none() { format!("{}@{value}", self.strategy) } else { format!("{} preset={value}", self.label) };
+            return Ok(b);
+        }
+        let x: f64 = value.parse().map_err(|_| format!("{param}={value}: not a number"))?;
+        let model = self.reaction(default);
+        if let Some((dist, field)) = param.split_once('.') {
+            let current = match dist {
+                "look" => model.look,
+                "simple" => model.simple,
+                _ => return Err(format!("{param}: unknown reaction distribution '{dist}' (look or simple)")),
+            };
+            let spec = DistSpec::from_dist(current).with_field(field, x).map_err(|e| format!("{param}: {e}"))?;
+            if dist == "look" { b.overrides.look = Some(spec) } else { b.overrides.simple = Some(spec) }
+        } else {
+            let o = &mut b.overrides;
+            let slot = match param {
+                "scan_per_item" => &mut o.scan_per_item,
+                "hick_b" => &mut o.hick_b,
+                "fitts_a" => &mut o.fitts_a,
+                "fitts_b" => &mut o.fitts_b,
+                "grasp_release" => &mut o.grasp_release,
+                "motor_cv" => &mut o.motor_cv,
+                "overlap" => &mut o.overlap,
+                "p_miss" => &mut o.p_miss,
+                "p_fumble" => &mut o.p_fumble,
+                _ => return Err(format!("{param}: unknown reaction parameter")),
+            };
+            *slot = Some(x);
+        }
+        b.preset = Some(self.preset.unwrap_or(default));
+        b.overrides.apply(b.preset.expect("set").model()).validate().map_err(|e| format!("{} {param}={value}: {e}", self.label))?;
+        b.label = format!("{} {param}={value}", self.label);
+        Ok(b)
+    }
+
     /// True if the bot sets reaction times (a preset or overrides).
     pub fn has_reaction(&self) -> bool {
         self.preset.is_some() || self.overrides != ReactionOverrides::default()
@@ -99,6 +144,33 @@ pub enum DistSpec {
 }
 
 impl DistSpec {
+    /// The spec of a distribution.
+    pub fn from_dist(d: Dist) -> DistSpec {
+        match d {
+            Dist::Constant(ms) => DistSpec::Constant { ms },
+            Dist::ExGaussian { mu, sigma, tau, floor } => DistSpec::ExGaussian { mu, sigma, tau, floor },
+            Dist::ShiftedLognormal { shift, mu, sigma } => DistSpec::ShiftedLognormal { shift, mu, sigma },
+            Dist::ShiftedWald { shift, mean, shape } => DistSpec::ShiftedWald { shift, mean, shape },
+        }
+    }
+
+    /// The spec with field `name` set to `x`, or an error naming the fields it has.
+    pub fn with_field(mut self, name: &str, x: f64) -> Result<DistSpec, String> {
+        let (slot, fields): (Option<&mut f64>, &str) = match &mut self {
+            DistSpec::Constant { ms } => ((name == "ms").then_some(ms), "ms"),
+            DistSpec::ExGaussian { mu, sigma, tau, floor } => (match name { "mu" => Some(mu), "sigma" => Some(sigma), "tau" => Some(tau), "floor" => Some(floor), _ => None }, "mu, sigma, tau, floor"),
+            DistSpec::ShiftedLognormal { shift, mu, sigma } => (match name { "shift" => Some(shift), "mu" => Some(mu), "sigma" => Some(sigma), _ => None }, "shift, mu, sigma"),
+            DistSpec::ShiftedWald { shift, mean, shape } => (match name { "shift" => Some(shift), "mean" => Some(mean), "shape" => Some(shape), _ => None }, "shift, mean, shape"),
+        };
+        match slot {
+            Some(v) => {
+                *v = x;
+                Ok(self)
+            }
+            None => Err(format!("this distribution has no field '{name}' (it has {fields})")),
+        }
+    }
+
     fn dist(self) -> Dist {
         match self {
             DistSpec::Constant { ms } => Dist::Constant(ms),

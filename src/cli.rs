@@ -1,13 +1,13 @@
 //! The command-line interface: `match`, `trace`, `run`, `list`, `legal`.
 
 use crate::bot::BotSpec;
-use crate::games::{self, GameEntry};
+use crate::games;
 use crate::experiment::Experiment;
 use crate::output::console::Console;
 use crate::output::summary::{print_summary, summary_rows, write_csv, MatchupLabels, SummaryRow};
 use crate::output::OutputPath;
-use crate::runner::{self, twin_ranks, RunConfig, SeatingDesign};
-use crate::settings::Settings;
+use crate::runner::{self, RunConfig, SeatingDesign};
+use crate::table::Table;
 use crate::trace::{StreamSink, TraceEvent, TraceFormat, TraceSink};
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
@@ -34,8 +34,17 @@ enum Command {
     Match(MatchArgs),
     /// Print the full event log of one match of a run.
     Trace(TraceArgs),
-    /// Run an experiment file: every matchup in it, one CSV (default results/NAME.csv).
+    /// Run an experiment file: its matchups, round robin, gauntlet or sweep, into a
+    /// results folder (default results/NAME/: summary.csv, lengths.csv, sweep.csv or
+    /// ratings.csv, manifest.toml).
     Run(RunArgs),
+    /// Add up the shards of a run (`cardsim run FILE --shard K/N --out DIR`) into the
+    /// results folder a single run writes, byte for byte.
+    Merge(MergeArgs),
+    /// Is a rule variant balanced? Plays the same deals under each value of one flag and
+    /// reports, against the first value, the paired change in the first seat's edge,
+    /// each bot's score and the game length, with 95% intervals and p-values.
+    Balance(BalanceArgs),
     /// Sequential test: is bot A (first --bot) stronger than bot B by at least elo1 or
     /// at most elo0? Plays paired deals until the SPRT decides.
     Sprt(SprtArgs),
@@ -77,18 +86,66 @@ struct LegalArgs {
 struct RunArgs {
     /// Experiment file (TOML), e.g. experiments/spit-speed-vs-smarts.toml.
     file: PathBuf,
-    /// Matches per matchup instead of the file's (for a quick check; the CSV then differs from results/).
+    /// Matches per table instead of the file's (a quick check). Without --out the results
+    /// then go to a sibling folder NAME-games-N, never over the committed results/NAME.
     #[arg(long)]
     games: Option<u64>,
-    /// Write the CSV here instead of the file's output.
-    #[arg(long, value_name = "PATH")]
-    csv: Option<PathBuf>,
+    /// Results folder (default: the file's `out`, else results/NAME for a file in
+    /// experiments/). Checked before the first match.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Play only shard K of N (1 <= K <= N) of the deals and write its exact partial
+    /// state to --out; `cardsim merge` adds the shards up (see docs/cluster.md).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct BalanceArgs {
+    /// Game to play (see `cardsim list`).
+    game: String,
+    /// A bot as STRATEGY[@PRESET] or a bot file; repeat once per player (default: the
+    /// game's default bots).
+    #[arg(long = "bot", value_name = "SPEC")]
+    bots: Vec<String>,
+    /// The flag and its values, the first being the baseline, e.g.
+    /// --vary spit.num_stockpiles=5,4,3.
+    #[arg(long, value_name = "FLAG=V1,V2,...")]
+    vary: String,
+    /// Other flags in force at every value (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// Matches per value (rounded up to whole deals).
+    #[arg(long, default_value_t = 20_000)]
+    games: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write a results folder (with the equivalent experiment file, experiment.toml).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// Folders holding the shards' partial-K-of-N.json files.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Results folder to write (the same files a single run writes).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
 }
 
 /// Options shared by `match` and `trace`: which game, which bots, which rules.
@@ -237,6 +294,8 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Match(a) => run_match(a),
         Command::Trace(a) => run_trace(a),
         Command::Run(a) => run_experiment(a),
+        Command::Merge(a) => run_merge(a),
+        Command::Balance(a) => run_balance(a),
         Command::Sprt(a) => run_sprt_command(a),
         Command::List => {
             let mut out = Console::stdout();
@@ -305,41 +364,6 @@ fn run_legal(a: LegalArgs) -> Result<(), String> {
     out.finish()
 }
 
-/// A game with its bots and flags, checked and ready to run.
-struct Prepared {
-    entry: &'static dyn GameEntry,
-    /// The bots in the order that defines the seatings: sorted by label for the `all`
-    /// design (so nothing depends on the order of --bot), as given otherwise.
-    bots: Vec<BotSpec>,
-    settings: Settings,
-    seating: SeatingDesign,
-}
-
-impl Prepared {
-    fn labels(&self) -> Vec<String> {
-        self.bots.iter().map(|b| b.label.clone()).collect()
-    }
-    /// The run configuration for `games` matches from `seed`.
-    fn run_config(&self, games: u64, seed: u64, quiet: bool) -> RunConfig {
-        RunConfig { games, seed, seating: self.seating, twin_rank: twin_ranks(&self.labels()), quiet }
-    }
-}
-
-fn prepare(game: &str, bot_texts: &[String], sets: &[String], seating: SeatingDesign) -> Result<Prepared, String> {
-    let entry = games::find(game)?;
-    let texts: Vec<String> = if bot_texts.is_empty() {
-        entry.default_bots().iter().map(|s| s.to_string()).collect()
-    } else {
-        bot_texts.to_vec()
-    };
-    let mut bots = texts.iter().map(|t| BotSpec::parse(t)).collect::<Result<Vec<_>, _>>()?;
-    games::check_bots(entry, &bots)?;
-    if seating == SeatingDesign::All {
-        bots.sort_by(|a, b| a.label.cmp(&b.label));
-    }
-    let settings = Settings::parse(entry.flags(), sets)?;
-    Ok(Prepared { entry, bots, settings, seating })
-}
 
 /// Most matches (or sessions) one run may ask for: 10^12, about eleven days at a
 /// million matches a second. Deals times seatings stay far from overflowing a `u64`.
@@ -379,7 +403,7 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, 
 
 /// Runs one matchup, prints its summary to `out` and returns its CSV rows (printing
 /// never fails the run: a [`Console`] keeps its error for the end).
-fn run_matchup(p: &Prepared, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: usize, out: &mut dyn Write) -> Result<Vec<SummaryRow>, String> {
+fn run_matchup(p: &Table, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: usize, out: &mut dyn Write) -> Result<Vec<SummaryRow>, String> {
     let game = p.entry.build(&p.bots, &p.settings)?;
     let seats = game.seats();
     let played = cfg.deals(seats).checked_mul(cfg.seatings(seats)).ok_or("--games: too many matches")?;
@@ -411,7 +435,7 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     check_count("--games", a.games, 1, MAX_GAMES)?;
     let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     let t = &a.game.table;
-    let p = prepare(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
+    let p = Table::parse(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
     let (pool, threads) = thread_pool(a.threads)?;
     let cfg = p.run_config(a.games, t.seed, a.quiet);
     // With the CSV on standard output, the summary for people goes to standard error.
@@ -424,53 +448,118 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     out.finish()
 }
 
-/// Checks every matchup of an experiment (so a typo fails before anything runs).
-fn prepare_experiment(file: &std::path::Path, exp: &Experiment) -> Result<Vec<Prepared>, String> {
-    (0..exp.matchups.len())
-        .map(|i| prepare(&exp.game, &exp.matchups[i].bots, &exp.flags(i), exp.seating()).map_err(|e| format!("{}: matchup {}: {e}", file.display(), i + 1)))
-        .collect()
+fn run_experiment(a: RunArgs) -> Result<(), String> {
+    use crate::experiment::{folder, run::{Shard, Study}, shard};
+    let exp = Experiment::load(&a.file)?;
+    let games = a.games.unwrap_or(exp.games);
+    if games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let shard_of = a.shard.as_deref().map(Shard::parse).transpose()?;
+    // A run that changes the results never replaces the committed folder by default.
+    let out = match (&a.out, shard_of) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(_)) => return Err("--shard needs --out DIR (where this shard's partial result goes)".into()),
+        (None, None) if a.games.is_some_and(|g| g != exp.games) => {
+            let d = exp.default_out();
+            d.with_file_name(format!("{}-games-{games}", d.file_name().and_then(|n| n.to_str()).unwrap_or("results")))
+        }
+        (None, None) => exp.default_out(),
+    };
+    let study = Study::new(exp, games)?;
+    folder::prepare(&out, if a.out.is_some() { "--out" } else { "results folder" }, a.out.is_none())?;
+    let (pool, _) = thread_pool(a.threads)?;
+    let shard = shard_of.unwrap_or(Shard::ALL);
+    let state = pool.install(|| study.play(shard, a.quiet));
+    if shard_of.is_some() {
+        let path = folder::write(&out, &shard::file_name(shard), &shard::to_bytes(&study, &a.file, shard, state)?)?;
+        println!("wrote {} (shard {}/{}: merge every shard with `cardsim merge DIR... --out DIR`)", path.display(), shard.k + 1, shard.n);
+        return Ok(());
+    }
+    write_study(&study, &state, &out)
 }
 
-fn run_experiment(a: RunArgs) -> Result<(), String> {
-    let exp = Experiment::load(&a.file)?;
-    let games = match a.games {
-        Some(g) => check_count("--games", g, 1, MAX_GAMES)?,
-        None => check_count(&format!("{}: games", a.file.display()), exp.games, 1, MAX_GAMES)?,
-    };
-    let prepared = prepare_experiment(&a.file, &exp)?;
-    let (pool, threads) = thread_pool(a.threads)?;
-    let output = match &a.csv {
-        Some(p) => OutputPath::check("--csv", p)?,
-        None => OutputPath::check(&format!("{}: output", a.file.display()), exp.output.as_deref().expect("load sets a default output"))?,
-    };
-    let mut out = if output.is_stdout() { Console::stderr() } else { Console::stdout() };
-    let _ = writeln!(out, "{}: {}", a.file.display(), exp.description);
-    let mut rows = Vec::new();
-    for p in &prepared {
-        rows.extend(run_matchup(p, &p.run_config(games, exp.seed, a.quiet), &pool, threads, &mut out)?);
-        let _ = writeln!(out);
+/// Prints a finished study and writes its results folder.
+fn write_study(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path) -> Result<(), String> {
+    let files = study.files(state)?;
+    study.print(&mut std::io::stdout().lock(), state)?;
+    for (name, bytes) in &files {
+        crate::experiment::folder::write(out, name, bytes)?;
     }
-    write_csv(&output, &rows)?;
-    wrote(&mut out, &output);
-    out.finish()
+    println!("wrote {}/ ({})", out.display(), files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "));
+    Ok(())
+}
+
+/// The experiment file equivalent to a `cardsim balance` command line.
+fn balance_experiment(a: &BalanceArgs) -> Result<String, String> {
+    let (flag, values) = a.vary.split_once('=').ok_or_else(|| format!("--vary {}: expected FLAG=V1,V2,...", a.vary))?;
+    let values: Vec<&str> = values.split(',').map(str::trim).collect();
+    if flag.trim().is_empty() || values.len() < 2 || values.iter().any(|v| v.is_empty()) {
+        return Err(format!("--vary {}: expected FLAG=V1,V2,... with at least two values", a.vary));
+    }
+    let list = |items: &[&str]| -> Result<String, String> {
+        Ok(format!("[{}]", items.iter().map(|s| toml::Value::String(s.to_string()).to_string()).collect::<Vec<_>>().join(", ")))
+    };
+    let bots: Vec<String> = if a.bots.is_empty() { games::find(&a.game)?.default_bots().iter().map(|s| s.to_string()).collect() } else { a.bots.clone() };
+    let bot_refs: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let set_refs: Vec<&str> = a.sets.iter().map(String::as_str).collect();
+    Ok(format!(
+        "description = {}\ngame = {}\nseed = {}\ngames = {}\n\n[[matchup]]\nbots = {}\nset = {}\n\n[[vary]]\nparam = {}\nvalues = {}\n",
+        toml::Value::String(format!("Balance of {} over {} (cardsim balance)", flag.trim(), values.join(", "))),
+        toml::Value::String(a.game.clone()),
+        a.seed,
+        a.games,
+        list(&bot_refs)?,
+        list(&set_refs)?,
+        toml::Value::String(flag.trim().to_string()),
+        list(&values)?,
+    ))
+}
+
+fn run_balance(a: BalanceArgs) -> Result<(), String> {
+    use crate::experiment::{folder, run::{Shard, Study}};
+    if a.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let text = balance_experiment(&a)?;
+    let study = Study::new(Experiment::parse(&text, std::path::Path::new("balance.toml"))?, a.games)?;
+    if let Some(out) = &a.out {
+        folder::prepare(out, "--out", false)?;
+    }
+    let (pool, _) = thread_pool(a.threads)?;
+    let state = pool.install(|| study.play(Shard::ALL, a.quiet));
+    match &a.out {
+        Some(out) => {
+            folder::write(out, "experiment.toml", text.as_bytes())?;
+            write_study(&study, &state, out)
+        }
+        None => study.print(&mut std::io::stdout().lock(), &state),
+    }
+}
+
+fn run_merge(a: MergeArgs) -> Result<(), String> {
+    crate::experiment::folder::prepare(&a.out, "--out", false)?;
+    let (study, state) = crate::experiment::shard::merge(&a.dirs)?;
+    write_study(&study, &state, &a.out)
 }
 
 fn run_trace(a: TraceArgs) -> Result<(), String> {
     let (p, seed, matchup) = match &a.experiment {
         Some(file) => {
             let exp = Experiment::load(file)?;
-            let mut all = prepare_experiment(file, &exp)?;
-            if a.matchup == 0 || a.matchup > all.len() {
-                return Err(format!("--matchup {}: {} has matchups 1 to {}", a.matchup, file.display(), all.len()));
+            let seed = exp.seed;
+            let mut tables = crate::experiment::run::Study::new(exp, 1)?.tables;
+            if a.matchup == 0 || a.matchup > tables.len() {
+                return Err(format!("--matchup {}: {} has matchups 1 to {}", a.matchup, file.display(), tables.len()));
             }
-            (all.swap_remove(a.matchup - 1), exp.seed, Some(a.matchup))
+            (tables.swap_remove(a.matchup - 1), seed, Some(a.matchup))
         }
         None => {
             let game = a.game.as_deref().expect("clap requires a game without --experiment");
-            (prepare(game, &a.table.bot_texts()?, &a.table.sets, a.table.seats.design())?, a.table.seed, None)
+            (Table::parse(game, &a.table.bot_texts()?, &a.table.sets, a.table.seats.design())?, a.table.seed, None)
         }
     };
-    let game = p.entry.build(&p.bots, &p.settings)?;
+    let game = p.build()?;
     let seats = game.seats();
     let cfg = p.run_config(a.index.saturating_add(1), seed, true);
     let (seat_bots, seeds) = cfg.match_at(seats, a.index);
@@ -496,7 +585,7 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     check_count("--max-games", a.max_games, 2, MAX_GAMES)?;
     let model = a.model.parse()?;
     let sprt = Sprt::new(a.elo0, a.elo1, a.alpha, a.beta, model)?;
-    let p = prepare(&a.game, &a.bots, &a.sets, SeatingDesign::All)?;
+    let p = Table::parse(&a.game, &a.bots, &a.sets, SeatingDesign::All)?;
     let game = p.entry.build(&p.bots, &p.settings)?;
     if game.seats() != 2 {
         return Err(format!("sprt: {} needs 2 seats for a paired comparison", a.game));
@@ -539,7 +628,7 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
 }
 
 /// The first event of every trace: what was played, by whom, under which rules.
-fn match_start(p: &Prepared, cfg: &RunConfig, matchup: Option<usize>, index: u64, seat_bots: &[usize]) -> TraceEvent {
+fn match_start(p: &Table, cfg: &RunConfig, matchup: Option<usize>, index: u64, seat_bots: &[usize]) -> TraceEvent {
     use serde_json::{json, Map, Value};
     let per = cfg.seatings(seat_bots.len());
     let flags: Map<String, Value> = p.settings.all().map(|(k, v)| (k.to_string(), Value::from(v))).collect();

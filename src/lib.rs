@@ -14,6 +14,7 @@ pub mod runner;
 pub mod sequential;
 pub mod settings;
 pub mod stats;
+pub mod table;
 pub mod output;
 pub mod realtime;
 pub mod tomlfile;

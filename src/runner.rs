@@ -38,7 +38,7 @@ pub struct RateDef {
 }
 
 /// The per-seat rates of a game and the exposure they are counted per.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RateSet {
     /// The unit of exposure, e.g. `deal` ([`MatchRecord::exposure`] counts them).
     pub per: &'static str,
@@ -242,7 +242,7 @@ impl RunConfig {
 
 /// Exact aggregate of a matchup: counts and histograms only, so that merging partial
 /// results in any order gives the same numbers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MatchupStats {
     /// Seats in the game.
     pub seats: usize,
@@ -282,13 +282,17 @@ pub struct MatchupStats {
     pub rates: Option<RateStats>,
     /// Actions over every match ([`MatchRecord::actions`]).
     pub actions: u64,
+    /// The metric that measures a match's length ([`length_metric`]).
+    pub length_metric: usize,
 }
 
 /// Exact aggregate of a game's per-seat rates ([`MatchGame::rates`]), every match
 /// included.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RateStats {
-    /// What is counted.
+    /// What is counted (not serialised: a partial state is merged into stats made for
+    /// the game, which carry it).
+    #[serde(skip)]
     pub set: RateSet,
     /// `exposure[bot][seat]`: the bot's exposure in that seat (e.g. deals played).
     pub exposure: Vec<Vec<u64>>,
@@ -342,7 +346,7 @@ impl RateStats {
 
 /// Exact aggregate of the points and ranks of a game that reports them, every match
 /// included (capped and cycled ones with the points so far).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PointStats {
     /// `sum[bot][seat]`: the bot's points summed over its matches in that seat.
     pub sum: Vec<Vec<i64>>,
@@ -391,12 +395,21 @@ pub struct DealTally {
     pub exposure: [u64; MAX_SEATS],
     /// Counts of each rate (games with rates).
     pub counts: [[u64; MAX_RATES]; MAX_SEATS],
+    /// The length metric ([`length_metric`]) summed over the deal's matches, capped and
+    /// cycled ones included (for paired comparisons of length).
+    pub length: u64,
 }
 
 impl MatchupStats {
     /// Empty stats for a game shape; `points` for games that report points.
     pub fn new(seats: usize, seatings: u64, n_metrics: usize, points: bool) -> Self {
         Self::with_rates(seats, seatings, n_metrics, points, None)
+    }
+    /// Empty stats for `game` with `seatings` seatings per deal.
+    pub fn for_game(game: &dyn MatchGame, seatings: u64) -> Self {
+        let mut s = Self::with_rates(game.seats(), seatings, game.metrics().len(), game.reports_points(), game.rates().copied());
+        s.length_metric = length_metric(game.metrics());
+        s
     }
     /// Empty stats for a game shape that also counts `rates`.
     pub fn with_rates(seats: usize, seatings: u64, n_metrics: usize, points: bool, rates: Option<RateSet>) -> Self {
@@ -418,6 +431,7 @@ impl MatchupStats {
             points: points.then(|| PointStats::new(seats)),
             rates: rates.map(|set| RateStats::new(set, seats)),
             actions: 0,
+            length_metric: 0,
         }
     }
     /// Adds everything counted in `other`.
@@ -488,6 +502,7 @@ impl MatchupStats {
             }
         }
         self.actions += rec.actions;
+        tally.length += rec.metrics[self.length_metric];
         match rec.ending {
             Ending::Capped => self.capped += 1,
             Ending::Cycled => self.cycled += 1,
@@ -523,8 +538,15 @@ impl MatchupStats {
     }
 }
 
-/// Plays deal `deal` under every seating and adds it to `stats`.
-fn play_deal(game: &dyn MatchGame, cfg: &RunConfig, deal: u64, stats: &mut MatchupStats) {
+/// The metric that measures a match's length in paired comparisons: simulated
+/// `seconds` where a game has them, else its first metric.
+pub fn length_metric(metrics: &[MetricDef]) -> usize {
+    metrics.iter().position(|m| m.name == "seconds").unwrap_or(0)
+}
+
+/// Plays deal `deal` under every seating, adds it to `stats` and returns what each
+/// bot got in it.
+pub fn play_deal(game: &dyn MatchGame, cfg: &RunConfig, deal: u64, stats: &mut MatchupStats) -> DealTally {
     let seats = game.seats();
     let mut tally = DealTally::default();
     for k in 0..stats.seatings {
@@ -533,6 +555,7 @@ fn play_deal(game: &dyn MatchGame, cfg: &RunConfig, deal: u64, stats: &mut Match
         stats.record(&seat_bots[..seats], &rec, &mut tally);
     }
     stats.end_deal(&tally);
+    tally
 }
 
 /// Most deals per parallel work item (also the progress bar's step).
@@ -558,24 +581,36 @@ pub fn run(game: &dyn MatchGame, cfg: &RunConfig) -> MatchupStats {
 /// Plays deals `deals` of a matchup on the current rayon pool, advancing `bar` by the
 /// matches played, and returns their exact aggregate (the same on any thread count).
 pub fn run_deals(game: &dyn MatchGame, cfg: &RunConfig, deals: std::ops::Range<u64>, bar: &ProgressBar) -> MatchupStats {
-    let seats = game.seats();
-    let seatings = cfg.seatings(seats);
-    let empty = || MatchupStats::with_rates(seats, seatings, game.metrics().len(), game.reports_points(), game.rates().copied());
+    let seatings = cfg.seatings(game.seats());
+    let empty = || MatchupStats::for_game(game, seatings);
+    for_deals(
+        deals,
+        empty,
+        |s, deal| {
+            play_deal(game, cfg, deal, s);
+            bar.inc(seatings);
+        },
+        |a, b| a.merge(&b),
+    )
+}
+
+/// Plays `deals` in parallel chunks on the current rayon pool: each chunk starts from
+/// `empty()`, `play` adds one deal to it, and `merge` folds the chunks together. With
+/// exact integer aggregates the result is the same on any thread count.
+pub fn for_deals<S: Send>(deals: std::ops::Range<u64>, empty: impl Fn() -> S + Sync + Send, play: impl Fn(&mut S, u64) + Sync + Send, merge: impl Fn(&mut S, S) + Sync + Send) -> S {
     let first = deals.start;
     let chunk_len = chunk_size(deals.end - first);
     (0..(deals.end - first).div_ceil(chunk_len))
         .into_par_iter()
         .map(|chunk| {
             let mut s = empty();
-            let (start, end) = (first + chunk * chunk_len, (first + (chunk + 1) * chunk_len).min(deals.end));
-            for deal in start..end {
-                play_deal(game, cfg, deal, &mut s);
+            for deal in first + chunk * chunk_len..(first + (chunk + 1) * chunk_len).min(deals.end) {
+                play(&mut s, deal);
             }
-            bar.inc((end - start) * seatings);
             s
         })
-        .reduce(empty, |mut a, b| {
-            a.merge(&b);
+        .reduce(&empty, |mut a, b| {
+            merge(&mut a, b);
             a
         })
 }

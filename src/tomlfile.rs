@@ -5,9 +5,14 @@ use std::path::Path;
 
 /// Reads and parses a TOML file; errors are one line naming the file, line and problem.
 pub fn read<T: DeserializeOwned>(path: &Path) -> Result<T, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    parse(&text, path)
+}
+
+/// Parses the TOML `text` of the file at `path` (named in errors, with the line).
+pub fn parse<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, String> {
     let where_ = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{where_}: cannot read: {e}"))?;
-    toml::from_str(&text).map_err(|e| {
+    toml::from_str(text).map_err(|e| {
         let msg = e.message().trim().replace('\n', " ");
         match e.span() {
             Some(span) => {

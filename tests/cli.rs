@@ -132,17 +132,18 @@ fn list_shows_games_strategies_presets_and_flags() {
 }
 
 #[test]
-fn experiment_file_runs_every_matchup_into_one_csv() {
+fn experiment_file_runs_every_matchup_into_one_summary() {
     let exp = tmp("exp.toml");
     std::fs::write(&exp, "description = \"test\"\ngame = \"spit\"\nseed = 3\ngames = 50\n[[matchup]]\nbots = [\"smart\", \"greedy\"]\n[[matchup]]\nbots = [\"greedy@expert\", \"random\"]\nset = [\"spit.num_stockpiles=4\"]\n").unwrap();
-    let csv = tmp("exp.csv");
-    let out = cardsim(&["run", exp.to_str().unwrap(), "--quiet", "--csv", csv.to_str().unwrap()]);
+    let dir = tmp("exp-out");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = cardsim(&["run", exp.to_str().unwrap(), "--quiet", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = std::fs::read_to_string(&csv).unwrap();
+    let text = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     assert_eq!(text.lines().count(), 1 + 2 * 8, "header + 8 rows per matchup");
     assert!(text.contains("spit.num_stockpiles=4"), "the matchup's flags are recorded");
     std::fs::write(&exp, "description = \"bad\"\ngame = \"spit\"\nseed = 3\ngames = 50\n[[matchup]]\nbots = [\"smart\", \"clever\"]\n").unwrap();
-    assert_one_line_error(&cardsim(&["run", exp.to_str().unwrap(), "--quiet", "--csv", csv.to_str().unwrap()]), "matchup 1: --bot clever: unknown strategy");
+    assert_one_line_error(&cardsim(&["run", exp.to_str().unwrap(), "--quiet", "--out", dir.to_str().unwrap()]), "exp.toml: table 1 (smart vs clever): --bot clever: unknown strategy");
     std::fs::write(&exp, "description = \"bad\"\ngame = \"spit\"\nseed = \"x\"\n").unwrap();
     assert_one_line_error(&cardsim(&["run", exp.to_str().unwrap()]), "line 3");
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 /// Counts of non-negative integer observations, with exact sums for mean and variance.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Histogram {
     counts: BTreeMap<u64, u64>,
     n: u64,
@@ -36,6 +36,10 @@ impl Histogram {
     /// Number of observations.
     pub fn count(&self) -> u64 {
         self.n
+    }
+    /// Each observed value with its count, ascending.
+    pub fn counts(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.counts.iter().map(|(&v, &c)| (v, c))
     }
     /// Sum of the observations.
     pub fn sum(&self) -> u64 {

@@ -1,9 +1,12 @@
 //! Statistics that merge exactly: integer counts and histograms, Wilson intervals,
-//! Elo estimates and the SPRT for paired comparisons.
+//! Elo estimates, the SPRT, paired differences between configurations and
+//! Bradley–Terry ratings.
 
 pub mod elo;
 pub mod histogram;
 pub mod interval;
+pub mod paired;
+pub mod ratings;
 pub mod sprt;
 
 pub use elo::{

@@ -1,0 +1,25 @@
+//! Records which commit of the code built this binary, for results manifests: the last
+//! commit that changed the code (`src/`, `Cargo.toml`, `Cargo.lock`, `build.rs`), with
+//! `-dirty` when the working tree changes any of it, or `unknown` without git.
+
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn main() {
+    for path in ["src", "Cargo.toml", "Cargo.lock", "build.rs", ".git/HEAD", ".git/refs/heads", ".git/index"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    const CODE: [&str; 4] = ["src", "Cargo.toml", "Cargo.lock", "build.rs"];
+    let commit = git(&[&["log", "-1", "--format=%H", "--"][..], &CODE[..]].concat()).filter(|c| !c.is_empty());
+    let dirty = git(&[&["status", "--porcelain", "--"][..], &CODE[..]].concat()).is_some_and(|s| !s.is_empty());
+    let text = match commit {
+        Some(c) if dirty => format!("{c}-dirty"),
+        Some(c) => c,
+        None => "unknown".into(),
+    };
+    println!("cargo:rustc-env=CARDSIM_CODE_COMMIT={text}");
+}

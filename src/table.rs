@@ -1,0 +1,59 @@
+//! A table ready to play: a game, its bots in the order that defines the seatings, the
+//! rules in force and the seating design.
+
+use crate::bot::BotSpec;
+use crate::games::{self, GameEntry, TracedGame};
+use crate::runner::{twin_ranks, RunConfig, SeatingDesign};
+use crate::settings::Settings;
+
+/// A checked table.
+pub struct Table {
+    /// The game.
+    pub entry: &'static dyn GameEntry,
+    /// The bots in the order that defines the seatings: sorted by label under the `all`
+    /// design (so nothing depends on the order they were given in), as given otherwise.
+    pub bots: Vec<BotSpec>,
+    /// `table_of[i]`: the position, as given, of bot `i` of [`Table::bots`].
+    pub table_of: Vec<usize>,
+    /// Rules in force.
+    pub settings: Settings,
+    /// Seat orders per deal.
+    pub seating: SeatingDesign,
+}
+
+impl Table {
+    /// Checks `bots` (as given) and `sets` for `entry` and orders the bots.
+    pub fn new(entry: &'static dyn GameEntry, bots: Vec<BotSpec>, sets: &[String], seating: SeatingDesign) -> Result<Table, String> {
+        games::check_bots(entry, &bots)?;
+        let mut order: Vec<usize> = (0..bots.len()).collect();
+        if seating == SeatingDesign::All {
+            order.sort_by(|&a, &b| bots[a].label.cmp(&bots[b].label));
+        }
+        let settings = Settings::parse(entry.flags(), sets)?;
+        Ok(Table { entry, bots: order.iter().map(|&i| bots[i].clone()).collect(), table_of: order, settings, seating })
+    }
+
+    /// Parses bot texts (`STRATEGY[@PRESET]` or bot files; the game's default bots when
+    /// empty) and builds the table.
+    pub fn parse(game: &str, bot_texts: &[String], sets: &[String], seating: SeatingDesign) -> Result<Table, String> {
+        let entry = games::find(game)?;
+        let texts: Vec<String> = if bot_texts.is_empty() { entry.default_bots().iter().map(|s| s.to_string()).collect() } else { bot_texts.to_vec() };
+        let bots = texts.iter().map(|t| BotSpec::parse(t)).collect::<Result<Vec<_>, _>>()?;
+        Table::new(entry, bots, sets, seating)
+    }
+
+    /// The bot labels in seating order.
+    pub fn labels(&self) -> Vec<String> {
+        self.bots.iter().map(|b| b.label.clone()).collect()
+    }
+
+    /// The run configuration for `games` matches from `seed`.
+    pub fn run_config(&self, games: u64, seed: u64, quiet: bool) -> RunConfig {
+        RunConfig { games, seed, seating: self.seating, twin_rank: twin_ranks(&self.labels()), quiet }
+    }
+
+    /// The runnable game.
+    pub fn build(&self) -> Result<Box<dyn TracedGame>, String> {
+        self.entry.build(&self.bots, &self.settings)
+    }
+}
