@@ -2,6 +2,7 @@
 //! ([`sink`]), printing that survives a closed pipe ([`console`]) and user input
 //! quoted in errors ([`quote`]).
 
+pub mod charts;
 pub mod console;
 pub mod quote;
 pub mod sink;
