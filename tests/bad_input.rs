@@ -189,3 +189,46 @@ fn absurd_counts_are_refused_with_the_limit() {
     assert_error(&cardsim(&["session", "lopti", "--trace-index", "18446744073709551615"]), &["--trace-index", "at most"]);
     assert_error(&cardsim(&["session", "lopti", "--sessions", "10", "--threads", "5000"]), &["--threads", "at most 1024"]);
 }
+
+/// The `flags` column of a CSV written to standard output, and the summary's first line.
+fn flags_of(args: &[&str]) -> (String, String) {
+    let out = cardsim(args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut r = csv::Reader::from_reader(out.stdout.as_slice());
+    let col = r.headers().unwrap().iter().position(|h| h == "flags").unwrap();
+    let flags = r.records().next().unwrap().unwrap()[col].to_string();
+    (flags, String::from_utf8(out.stderr).unwrap().lines().next().unwrap_or_default().to_string())
+}
+
+#[test]
+fn set_values_are_parsed_once_and_compared_as_values() {
+    let run = |set: &str| flags_of(&["match", "speed", "--games", "4", "--quiet", "--csv", "-", "--set", set]);
+    let (flags, title) = run("sim.max_actions=0200000");
+    assert_eq!(flags, "", "0200000 is the default 200000");
+    assert!(title.ends_with("| default rules"), "{title}");
+    assert_eq!(run("sim.max_actions=0300000").0, "sim.max_actions=300000", "labels show the canonical form");
+    assert_eq!(run("speed.side_pile_size=05").0, "speed.side_pile_size=5");
+    assert_eq!(flags_of(&["match", "nerts", "--games", "2", "--quiet", "--csv", "-", "--set", "nerts.tie_window=0.050"]).0, "", "0.050 s is the default 0.05");
+    assert_eq!(flags_of(&["match", "nerts", "--games", "2", "--quiet", "--csv", "-", "--set", "nerts.tie_window=0.25"]).0, "nerts.tie_window=0.25", "any window to the microsecond");
+    assert_error(&cardsim(&["match", "nerts", "--set", "nerts.tie_window=0.0000001"]), &["--set nerts.tie_window=0.0000001: invalid value", "at most 6 decimals"]);
+}
+
+#[test]
+fn a_flag_given_twice_is_an_error() {
+    assert_error(&cardsim(&["match", "spit", "--set", "spit.num_stockpiles=4", "--set", "spit.num_stockpiles=5"]), &["--set spit.num_stockpiles: given twice (4, then 5)"]);
+    assert_error(&cardsim(&["session", "lopti", "--set", "lopti.hook_depth=4", "--set", "lopti.hook_depth=4"]), &["lopti.hook_depth: given twice"]);
+}
+
+#[test]
+fn a_flag_without_effect_is_an_error_saying_what_it_needs() {
+    assert_error(&cardsim(&["match", "spit", "--set", "spit.points_round_mode=fresh_deal"]), &["--set spit.points_round_mode=fresh_deal: has no effect unless spit.scoring=points"]);
+    let ok = cardsim(&["match", "spit", "--games", "2", "--quiet", "--set", "spit.points_round_mode=fresh_deal", "--set", "spit.scoring=points"]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert_error(&cardsim(&["match", "nerts", "--set", "nerts.joker_identity=until_uncovered"]), &["nerts.jokers_per_deck=1 or 2"]);
+    assert_error(&cardsim(&["match", "nerts", "--set", "nerts.short_packet=flip", "--set", "nerts.flip_count=1"]), &["nerts.flip_count=3"]);
+    assert_error(&cardsim(&["match", "nerts", "--set", "nerts.tie_policy=first_only", "--set", "nerts.tie_window=0"]), &["has no effect unless"]);
+    assert_error(&cardsim(&["match", "nerts", "--set", "nerts.partnership_mode=separate_layouts_summed"]), &["nerts.partnership_mode", "without teams", "4 players"]);
+    assert_error(&cardsim(&["match", "lopti", "--set", "lopti.mcts_iterations=50"]), &["lopti.mcts_iterations=50", "without an mcts bot"]);
+    assert_error(&cardsim(&["match", "lopti", "--bot", "lowest", "--bot", "burner", "--set", "lopti.play_for_rankings=true"]), &["with 2 players"]);
+    assert_error(&cardsim(&["session", "lopti", "--set", "lopti.returning_rules=together"]), &["session.series above 1"]);
+}

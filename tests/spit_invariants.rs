@@ -10,7 +10,7 @@ use cardsim::games::spit::strategies::REGISTRY;
 use cardsim::reaction::presets::ALL_PRESETS;
 use cardsim::realtime::{Bot, Seated};
 use cardsim::rng::rng_from;
-use cardsim::settings::{FlagKind, Settings};
+use cardsim::settings::Settings;
 use rand::RngExt;
 
 const MATCHES: u64 = 10_000;
@@ -25,11 +25,14 @@ fn invariants_hold_after_every_event_of_random_matches() {
         // a lower cap keeps them cheap; with shared piles the default cap applies.
         let mut sets: Vec<String> = SPIT_FLAGS
             .iter()
-            .filter_map(|f| match f.kind {
-                FlagKind::Choice(values) => Some(format!("{}={}", f.key, values[rng.random_range(0..values.len())])),
-                FlagKind::Int { .. } => None,
-            })
+            .filter_map(|f| f.values().map(|values| format!("{}={}", f.key, values[rng.random_range(0..values.len())])))
             .collect();
+        // A flag that needs another (points rounds need points scoring) goes when that one is off.
+        let drawn = sets.clone();
+        sets.retain(|s| {
+            let def = SPIT_FLAGS.iter().find(|f| s.starts_with(&format!("{}=", f.key))).unwrap();
+            def.needs.is_none_or(|n| drawn.iter().any(|o| o.strip_prefix(&format!("{}=", n.key)).is_some_and(|v| (n.when)(v))))
+        });
         let own_piles = sets.contains(&"spit.play_target=own".to_string());
         if own_piles {
             sets.push("sim.max_actions=20000".into());

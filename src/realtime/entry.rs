@@ -37,8 +37,9 @@ pub trait RealtimeGame: 'static {
     fn metrics() -> &'static [MetricDef];
     /// Strategy registry.
     fn registry() -> &'static [Registered<Self::Strategy>];
-    /// Reads the flags into the configuration.
-    fn config(settings: &Settings) -> Self::Config;
+    /// Reads the flags into the configuration for `players` players, or a one-line
+    /// error for a flag that would have no effect at that table.
+    fn config(settings: &Settings, players: usize) -> Result<Self::Config, String>;
     /// Plays one match with the `seats` bots in seat order; every event goes to `sink`
     /// if given.
     fn play(cfg: Self::Config, seats: &Seated<Self::Strategy>, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord;
@@ -93,7 +94,7 @@ impl<G: RealtimeGame> GameEntry for RealtimeEntry<G> {
     }
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
         let bots = build_bots(bots, G::registry())?;
-        Ok(Box::new(RealtimeMatch::<G> { cfg: G::config(settings), bots }))
+        Ok(Box::new(RealtimeMatch::<G> { cfg: G::config(settings, bots.len())?, bots }))
     }
 }
 

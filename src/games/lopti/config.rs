@@ -1,6 +1,7 @@
 //! The `lopti.*` flags (lopti.md §20) and the small `Copy` rules configuration they
 //! become at build time.
 
+use crate::output::quote::clip;
 use crate::settings::{FlagDef, FlagKind, Settings, BOOL, SIM_FLAGS};
 
 /// How many of [`FLAGS`], from the first, are rules (the rest are bot and harness limits).
@@ -18,48 +19,56 @@ pub const BASE_FLAGS: [FlagDef; 9] = [
         kind: FlagKind::Choice(&["equal_more", "free"]),
         default: "equal_more",
         doc: "LOPTI-7-5 / AMB-1: 7s on 7s need more cards or must complete four (equal_more), or any count (free)",
+        needs: None,
     },
     FlagDef {
         key: "lopti.draw_timing",
         kind: FlagKind::Choice(&["before_bonus", "end_of_turn"]),
         default: "before_bonus",
         doc: "LOPTI-DRAW-4 / AMB-2: the draw after a clearing first play comes before the bonus play, or at the end of the turn",
+        needs: None,
     },
     FlagDef {
         key: "lopti.empty_clear_bonus",
         kind: BOOL,
         default: "true",
         doc: "LOPTI-3-6 / AMB-3: a 3-run reaching four on an empty table counts as a clear with a bonus play",
+        needs: None,
     },
     FlagDef {
         key: "lopti.facedown_may_pickup",
         kind: BOOL,
         default: "false",
         doc: "LOPTI-FD-4 / AMB-4: a face-down-phase player may take a non-empty pile instead of revealing",
+        needs: None,
     },
     FlagDef {
         key: "lopti.bonus_optional",
         kind: BOOL,
         default: "false",
         doc: "LOPTI-BONUS-1 / AMB-5: the bonus play may be declined (action `pass`)",
+        needs: None,
     },
     FlagDef {
         key: "lopti.swap_order",
         kind: FlagKind::Choice(&["simultaneous", "clockwise_from_starter"]),
         default: "simultaneous",
         doc: "LOPTI-SETUP-4 / AMB-6: setup swaps are decided on the dealt state and applied together, or one player after another from the starter, each seeing the earlier swaps",
+        needs: None,
     },
     FlagDef {
         key: "lopti.play_for_rankings",
         kind: BOOL,
         default: "false",
         doc: "LOPTI-WIN-4 / AMB-9: keep playing after the winner goes out until one player holds cards (the winner is still the first out)",
+        needs: None,
     },
     FlagDef {
         key: "lopti.mcts_iterations",
         kind: FlagKind::Int { min: 1, max: 1_000_000 },
         default: "200",
         doc: "simulations per decision of the `mcts` strategy (not a rule)",
+        needs: None,
     },
     SIM_FLAGS[0],
 ];
@@ -129,22 +138,31 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Reads the rules from validated settings.
+    /// Reads the rules from typed settings (parsed and checked once by [`Settings::parse`]).
     pub fn from_settings(s: &Settings) -> Rules {
         Rules {
-            seven_on_seven: if s.get("lopti.seven_on_seven") == "free" { SevenOnSeven::Free } else { SevenOnSeven::EqualMore },
-            draw_timing: if s.get("lopti.draw_timing") == "end_of_turn" { DrawTiming::EndOfTurn } else { DrawTiming::BeforeBonus },
+            seven_on_seven: s.get_choice("lopti.seven_on_seven", &[("equal_more", SevenOnSeven::EqualMore), ("free", SevenOnSeven::Free)]),
+            draw_timing: s.get_choice("lopti.draw_timing", &[("before_bonus", DrawTiming::BeforeBonus), ("end_of_turn", DrawTiming::EndOfTurn)]),
             empty_clear_bonus: s.get_bool("lopti.empty_clear_bonus"),
             facedown_may_pickup: s.get_bool("lopti.facedown_may_pickup"),
             bonus_optional: s.get_bool("lopti.bonus_optional"),
-            swap_order: if s.get("lopti.swap_order") == "clockwise_from_starter" {
-                SwapOrder::ClockwiseFromStarter
-            } else {
-                SwapOrder::Simultaneous
-            },
+            swap_order: s.get_choice("lopti.swap_order", &[("simultaneous", SwapOrder::Simultaneous), ("clockwise_from_starter", SwapOrder::ClockwiseFromStarter)]),
             play_for_rankings: s.get_bool("lopti.play_for_rankings"),
-            max_turns: s.get_int("sim.max_actions").min(u32::MAX as u64) as u32,
+            max_turns: u32::try_from(s.get_int("sim.max_actions")).expect("sim.max_actions is at most 10^8"),
         }
+    }
+
+    /// Rejects flags that would do nothing with `players` players and these bot
+    /// strategies: `lopti.play_for_rankings` with two players (when the winner goes out
+    /// only one player holds cards), `lopti.mcts_iterations` without an `mcts` bot.
+    pub fn check_table(s: &Settings, players: usize, strategies: &[&str]) -> Result<(), String> {
+        if players == 2 && s.is_set("lopti.play_for_rankings") {
+            return Err("--set lopti.play_for_rankings=true: has no effect with 2 players (the game ends when the first goes out either way)".into());
+        }
+        if s.is_set("lopti.mcts_iterations") && !strategies.contains(&"mcts") {
+            return Err(format!("--set lopti.mcts_iterations={}: has no effect without an mcts bot", s.get("lopti.mcts_iterations")));
+        }
+        Ok(())
     }
 
     /// Applies one `key=value` rule setting given without the `lopti.` prefix (the
@@ -156,10 +174,10 @@ impl Rules {
             .find(|d| d.key == full)
             .ok_or_else(|| {
                 let keys: Vec<&str> = FLAGS[..RULE_FLAGS].iter().map(|d| &d.key["lopti.".len()..]).collect();
-                format!("rules.{key}: unknown rule; valid rules: {}", keys.join(", "))
+                format!("rules.{}: unknown rule; valid rules: {}", clip(key), keys.join(", "))
             })?;
         let settings = Settings::parse(&FLAGS, &[format!("{full}={value}")])
-            .map_err(|_| format!("rules.{key}: invalid value '{value}'; valid values: {}", def.accepted()))?;
+            .map_err(|_| format!("rules.{key}: invalid value '{}'; valid values: {}", clip(value), def.accepted()))?;
         let parsed = Rules::from_settings(&settings);
         let max_turns = self.max_turns;
         match key {

@@ -60,6 +60,7 @@ impl GameEntry for LoptiEntry {
     }
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
         check_bots(self, bots)?;
+        Rules::check_table(settings, bots.len(), &bots.iter().map(|b| b.strategy.as_str()).collect::<Vec<_>>())?;
         let params = Params { mcts_iterations: settings.get_int("lopti.mcts_iterations") as u32 };
         let bots = bots
             .iter()

@@ -1,11 +1,11 @@
 //! Nerts' variant flags (nerts.md section 16, NERTS-AMB-*) and the `Copy` configuration
 //! built from them.
 //!
-//! `nerts.tie_window` is in seconds as the rules write it; [`FlagKind`] has no decimal
-//! kind, so the accepted values are a fixed list of common windows.
+//! `nerts.tie_window` is in seconds as the rules write it, a decimal of at most six
+//! places (microseconds) from 0 to 1.
 
 use crate::realtime::Micros;
-use crate::settings::{FlagDef, FlagKind, Settings, BOOL, SIM_FLAGS};
+use crate::settings::{parse_decimal, FlagDef, FlagKind, Needs, Settings, BOOL, SIM_FLAGS};
 
 /// What a FLIP does with fewer than three stock cards (NERTS-STOCK-3, NERTS-AMB-2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,75 +74,95 @@ pub enum PartnershipMode {
     SeparateLayoutsSummed,
 }
 
-/// Accepted tie windows in seconds (NERTS-RT-6).
+/// Common tie windows in seconds (NERTS-RT-6; any decimal from 0 to 1 with at most six
+/// places is accepted), the default first.
 pub const TIE_WINDOWS: &[&str] = &["0.05", "0", "0.01", "0.02", "0.03", "0.1", "0.15", "0.2", "0.3", "0.5", "1"];
+
+/// Decimal places of `nerts.tie_window` (microseconds).
+const TIE_PLACES: u32 = 6;
 
 /// Every Nerts flag with its default (nerts.md section 16), then `sim.max_actions`.
 pub static NERTS_FLAGS: [FlagDef; 15] = [
     FlagDef {
         key: "nerts.flip_count",
-        kind: FlagKind::Choice(&["3", "1"]),
+        kind: FlagKind::IntChoice(&[3, 1]),
         default: "3",
         doc: "stock cards turned per FLIP, as a packet whose last card is playable (NERTS-STOCK-1, NERTS-AMB-1)",
+        needs: None,
     },
     FlagDef {
         key: "nerts.short_packet",
         kind: FlagKind::Choice(&["merge", "flip"]),
         default: "merge",
-        doc: "a FLIP with 1-2 stock cards recycles them unseen (merge) or turns them as a short packet (flip) (NERTS-STOCK-3)",
+        doc: "a FLIP with 1-2 stock cards recycles them unseen (merge) or turns them as a short packet (flip); with nerts.flip_count=3 (NERTS-STOCK-3)",
+        needs: Some(Needs { key: "nerts.flip_count", when: |v| v == "3", text: "nerts.flip_count=3" }),
     },
     FlagDef {
         key: "nerts.rotate_when",
         kind: FlagKind::Choice(&["stuck_only", "any_time"]),
         default: "stuck_only",
         doc: "when a player may move his stock's top card to the bottom (NERTS-STUCK-3)",
+        needs: None,
     },
     FlagDef {
         key: "nerts.global_reset_rotate",
-        kind: FlagKind::Choice(&["1", "0"]),
+        kind: FlagKind::IntChoice(&[1, 0]),
         default: "1",
         doc: "cards moved from top to bottom of each new stock at a global reset (NERTS-STUCK-4)",
+        needs: None,
     },
     FlagDef {
         key: "nerts.max_global_resets",
         kind: FlagKind::Choice(&["unlimited", "1"]),
         default: "unlimited",
         doc: "global resets per deal; the next global stuck state ends the deal (NERTS-STUCK-5)",
+        needs: None,
     },
-    FlagDef { key: "nerts.tie_window", kind: FlagKind::Choice(TIE_WINDOWS), default: "0.05", doc: "seconds within which an identical foundation card also stays (NERTS-RT-6)" },
+    FlagDef {
+        key: "nerts.tie_window",
+        kind: FlagKind::Decimal { places: TIE_PLACES, min: 0, max: 1_000_000 },
+        default: "0.05",
+        doc: "seconds within which an identical foundation card also stays, with nerts.tie_policy=both_keep (NERTS-RT-6)",
+        needs: Some(Needs { key: "nerts.tie_policy", when: |v| v == "both_keep", text: "nerts.tie_policy=both_keep" }),
+    },
     FlagDef {
         key: "nerts.tie_policy",
         kind: FlagKind::Choice(&["both_keep", "first_only"]),
         default: "both_keep",
-        doc: "obvious foundation ties: both cards stay, or strict first touch (NERTS-RT-6)",
+        doc: "obvious foundation ties: both cards stay, or strict first touch; a tie_window of 0 is strict already (NERTS-RT-6)",
+        needs: Some(Needs { key: "nerts.tie_window", when: |v| v != "0", text: "a nerts.tie_window above 0" }),
     },
     FlagDef {
         key: "nerts.slip_under_sources",
         kind: FlagKind::Choice(&["waste_and_nerts", "waste_only"]),
         default: "waste_and_nerts",
         doc: "cards that may be slipped under a work pile (NERTS-WORK-6)",
+        needs: None,
     },
-    FlagDef { key: "nerts.partial_stack_moves", kind: BOOL, default: "true", doc: "a work-pile stack may start at any depth; false: whole piles only (NERTS-WORK-3)" },
-    FlagDef { key: "nerts.jokers_per_deck", kind: FlagKind::Choice(&["0", "1", "2"]), default: "0", doc: "wild Jokers in each deck (NERTS-JOKER-1)" },
+    FlagDef { key: "nerts.partial_stack_moves", kind: BOOL, default: "true", doc: "a work-pile stack may start at any depth; false: whole piles only (NERTS-WORK-3)", needs: None },
+    FlagDef { key: "nerts.jokers_per_deck", kind: FlagKind::IntChoice(&[0, 1, 2]), default: "0", doc: "wild Jokers in each deck (NERTS-JOKER-1)", needs: None },
     FlagDef {
         key: "nerts.joker_identity",
         kind: FlagKind::Choice(&["permanent", "until_uncovered"]),
         default: "permanent",
-        doc: "how long a Joker's identity stays fixed once a card is placed on it (NERTS-JOKER-4)",
+        doc: "how long a Joker's identity stays fixed once a card is placed on it, with Jokers in the deck (NERTS-JOKER-4)",
+        needs: Some(Needs { key: "nerts.jokers_per_deck", when: |v| v != "0", text: "nerts.jokers_per_deck=1 or 2" }),
     },
     FlagDef {
         key: "nerts.partnerships",
         kind: FlagKind::Choice(&["auto", "none", "pairs"]),
         default: "auto",
         doc: "teams of two neighbours: auto (even counts of 6+), none, or pairs (even counts of 4+) (NERTS-PART-1)",
+        needs: None,
     },
     FlagDef {
         key: "nerts.partnership_mode",
         kind: FlagKind::Choice(&["shared_layout", "separate_layouts_summed"]),
         default: "shared_layout",
-        doc: "a team shares one deck and layout with two hands, or plays two layouts and sums (NERTS-PART-2, NERTS-PART-4)",
+        doc: "a team shares one deck and layout with two hands, or plays two layouts and sums; with teams (NERTS-PART-2, NERTS-PART-4)",
+        needs: Some(Needs { key: "nerts.partnerships", when: |v| v != "none", text: "nerts.partnerships=auto or pairs" }),
     },
-    FlagDef { key: "nerts.target", kind: FlagKind::Int { min: 1, max: 100_000 }, default: "100", doc: "match points that end the match at the end of a deal (NERTS-MATCH-1)" },
+    FlagDef { key: "nerts.target", kind: FlagKind::Int { min: 1, max: 100_000 }, default: "100", doc: "match points that end the match at the end of a deal (NERTS-MATCH-1)", needs: None },
     SIM_FLAGS[0],
 ];
 
@@ -187,40 +207,32 @@ impl Default for NertsConfig {
     }
 }
 
-/// Parses a decimal number of seconds such as `0.05` into microseconds.
+/// Parses a decimal number of seconds such as `0.05` into microseconds (tests; the
+/// flag itself is parsed by [`Settings::parse`]). Panics on text that is not one.
 pub fn seconds_to_micros(text: &str) -> Micros {
-    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
-    let whole: Micros = whole.parse().expect("validated tie window");
-    let mut micros = whole * 1_000_000;
-    let mut scale = 100_000;
-    for d in frac.bytes().take(6) {
-        micros += (d - b'0') as Micros * scale;
-        scale /= 10;
-    }
-    micros
+    parse_decimal(text, TIE_PLACES).unwrap_or_else(|| panic!("{text} is not a number of seconds with at most six decimals")) as Micros
 }
 
 impl NertsConfig {
-    /// Reads the flags (already validated by [`Settings::parse`]).
+    /// Reads the typed flags (parsed and checked once by [`Settings::parse`]).
     pub fn from_settings(s: &Settings) -> NertsConfig {
         NertsConfig {
             flip_count: s.get_int("nerts.flip_count") as u8,
-            short_packet: if s.get("nerts.short_packet") == "flip" { ShortPacket::Flip } else { ShortPacket::Merge },
-            rotate_when: if s.get("nerts.rotate_when") == "any_time" { RotateWhen::AnyTime } else { RotateWhen::StuckOnly },
-            global_reset_rotate: s.get("nerts.global_reset_rotate") == "1",
-            max_global_resets: if s.get("nerts.max_global_resets") == "1" { Some(1) } else { None },
-            tie_window: seconds_to_micros(s.get("nerts.tie_window")),
-            tie_policy: if s.get("nerts.tie_policy") == "first_only" { TiePolicy::FirstOnly } else { TiePolicy::BothKeep },
-            slip_under_sources: if s.get("nerts.slip_under_sources") == "waste_only" { SlipSources::WasteOnly } else { SlipSources::WasteAndNerts },
+            short_packet: s.get_choice("nerts.short_packet", &[("merge", ShortPacket::Merge), ("flip", ShortPacket::Flip)]),
+            rotate_when: s.get_choice("nerts.rotate_when", &[("stuck_only", RotateWhen::StuckOnly), ("any_time", RotateWhen::AnyTime)]),
+            global_reset_rotate: s.get_int("nerts.global_reset_rotate") == 1,
+            max_global_resets: s.get_choice("nerts.max_global_resets", &[("unlimited", None), ("1", Some(1))]),
+            tie_window: s.get_decimal("nerts.tie_window") as Micros,
+            tie_policy: s.get_choice("nerts.tie_policy", &[("both_keep", TiePolicy::BothKeep), ("first_only", TiePolicy::FirstOnly)]),
+            slip_under_sources: s.get_choice("nerts.slip_under_sources", &[("waste_and_nerts", SlipSources::WasteAndNerts), ("waste_only", SlipSources::WasteOnly)]),
             partial_stack_moves: s.get_bool("nerts.partial_stack_moves"),
             jokers_per_deck: s.get_int("nerts.jokers_per_deck") as u8,
-            joker_identity: if s.get("nerts.joker_identity") == "until_uncovered" { JokerIdentity::UntilUncovered } else { JokerIdentity::Permanent },
-            partnerships: match s.get("nerts.partnerships") {
-                "none" => Partnerships::None,
-                "pairs" => Partnerships::Pairs,
-                _ => Partnerships::Auto,
-            },
-            partnership_mode: if s.get("nerts.partnership_mode") == "separate_layouts_summed" { PartnershipMode::SeparateLayoutsSummed } else { PartnershipMode::SharedLayout },
+            joker_identity: s.get_choice("nerts.joker_identity", &[("permanent", JokerIdentity::Permanent), ("until_uncovered", JokerIdentity::UntilUncovered)]),
+            partnerships: s.get_choice("nerts.partnerships", &[("auto", Partnerships::Auto), ("none", Partnerships::None), ("pairs", Partnerships::Pairs)]),
+            partnership_mode: s.get_choice(
+                "nerts.partnership_mode",
+                &[("shared_layout", PartnershipMode::SharedLayout), ("separate_layouts_summed", PartnershipMode::SeparateLayoutsSummed)],
+            ),
             target: s.get_int("nerts.target") as i32,
             max_actions: s.get_int("sim.max_actions"),
         }

@@ -93,8 +93,16 @@ impl RealtimeGame for Nerts {
     fn registry() -> &'static [Registered<dyn NertsStrategy>] {
         &REGISTRY
     }
-    fn config(settings: &Settings) -> NertsConfig {
-        NertsConfig::from_settings(settings)
+    fn config(settings: &Settings, players: usize) -> Result<NertsConfig, String> {
+        let cfg = NertsConfig::from_settings(settings);
+        if settings.is_set("nerts.partnership_mode") && !cfg.teams(players) {
+            return Err(format!(
+                "--set nerts.partnership_mode={}: has no effect without teams, and {players} players under nerts.partnerships={} form none (auto: an even 6 or more; pairs: an even 4 or more)",
+                settings.get("nerts.partnership_mode"),
+                settings.get("nerts.partnerships")
+            ));
+        }
+        Ok(cfg)
     }
     fn play(cfg: NertsConfig, seats: &NertsSeats, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
         let rules = NertsRules::new(cfg);

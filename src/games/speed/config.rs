@@ -14,10 +14,10 @@ pub enum ScoreCounts {
 
 /// Every Speed flag with its default.
 pub static SPEED_FLAGS: [FlagDef; 5] = [
-    FlagDef { key: "speed.side_pile_size", kind: FlagKind::Choice(&["10", "5"]), default: "10", doc: "cards in each side pile; 5 gives each player a stock of 20 (SPEED-SETUP-1)" },
-    FlagDef { key: "speed.wrap", kind: BOOL, default: "true", doc: "A is next to both K and 2; false: straight order 2..K,A (SPEED-PLAY-1, SPEED-AMB-1)" },
-    FlagDef { key: "speed.score_counts", kind: FlagKind::Choice(&["stock_only", "hand_and_stock"]), default: "stock_only", doc: "the deal winner scores the opponent's stock, or hand and stock (SPEED-SCORE-1)" },
-    FlagDef { key: "speed.target", kind: FlagKind::Int { min: 0, max: 10_000 }, default: "0", doc: "points that win a match of fresh deals; 0: one deal, its winner wins (SPEED-SCORE-1)" },
+    FlagDef { key: "speed.side_pile_size", kind: FlagKind::IntChoice(&[10, 5]), default: "10", doc: "cards in each side pile; 5 gives each player a stock of 20 (SPEED-SETUP-1)", needs: None },
+    FlagDef { key: "speed.wrap", kind: BOOL, default: "true", doc: "A is next to both K and 2; false: straight order 2..K,A (SPEED-PLAY-1, SPEED-AMB-1)", needs: None },
+    FlagDef { key: "speed.score_counts", kind: FlagKind::Choice(&["stock_only", "hand_and_stock"]), default: "stock_only", doc: "the deal winner scores the opponent's stock, or hand and stock (SPEED-SCORE-1)", needs: None },
+    FlagDef { key: "speed.target", kind: FlagKind::Int { min: 0, max: 10_000 }, default: "0", doc: "points that win a match of fresh deals; 0: one deal, its winner wins (SPEED-SCORE-1)", needs: None },
     SIM_FLAGS[0],
 ];
 
@@ -49,12 +49,12 @@ impl SpeedConfig {
         (52 - 2 - 2 * self.side_pile_size as u32) / 2
     }
 
-    /// Reads the flags (already validated by [`Settings::parse`]).
+    /// Reads the typed flags (parsed and checked once by [`Settings::parse`]).
     pub fn from_settings(s: &Settings) -> SpeedConfig {
         SpeedConfig {
             side_pile_size: s.get_int("speed.side_pile_size") as u8,
             wrap: s.get_bool("speed.wrap"),
-            score_counts: if s.get("speed.score_counts") == "hand_and_stock" { ScoreCounts::HandAndStock } else { ScoreCounts::StockOnly },
+            score_counts: s.get_choice("speed.score_counts", &[("stock_only", ScoreCounts::StockOnly), ("hand_and_stock", ScoreCounts::HandAndStock)]),
             target: s.get_int("speed.target") as u32,
             max_actions: s.get_int("sim.max_actions"),
         }

@@ -51,8 +51,8 @@ impl RealtimeGame for Speed {
     fn registry() -> &'static [Registered<dyn SpeedStrategy>] {
         &REGISTRY
     }
-    fn config(settings: &Settings) -> SpeedConfig {
-        SpeedConfig::from_settings(settings)
+    fn config(settings: &Settings, _players: usize) -> Result<SpeedConfig, String> {
+        Ok(SpeedConfig::from_settings(settings))
     }
     fn play(cfg: SpeedConfig, seats: &SpeedSeats, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
         let rules = SpeedRules { cfg };

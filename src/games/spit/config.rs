@@ -1,6 +1,6 @@
 //! Spit's variant flags (spit.md section 13) and the `Copy` configuration built from them.
 
-use crate::settings::{FlagDef, FlagKind, Settings, BOOL, SIM_FLAGS};
+use crate::settings::{FlagDef, FlagKind, Needs, Settings, BOOL, SIM_FLAGS};
 
 /// Which spit piles a player may play onto (SPIT-AMB-2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,19 +61,22 @@ pub enum PointsMode {
 /// Points that end a points match (SPIT-SCORE-1).
 pub const POINTS_TO_END: u32 = 100;
 
+/// What `spit.points_round_mode` and `spit.points_tie` need to have an effect.
+const POINTS_SCORING: Option<Needs> = Some(Needs { key: "spit.scoring", when: |v| v == "points", text: "spit.scoring=points" });
+
 /// Every Spit flag with its default (spit.md section 13, "All flags with their defaults").
 pub static SPIT_FLAGS: [FlagDef; 12] = [
-    FlagDef { key: "spit.num_stockpiles", kind: FlagKind::Choice(&["5", "4"]), default: "5", doc: "stockpile slots; 4 gives slots 1..4 and T=10 (SPIT-VAR-1)" },
-    FlagDef { key: "spit.play_target", kind: FlagKind::Choice(&["any", "own"]), default: "any", doc: "spit piles a player may play onto (SPIT-AMB-2)" },
-    FlagDef { key: "spit.stall_spit_target", kind: FlagKind::Choice(&["own", "any"]), default: "own", doc: "pile a stall spit goes onto (SPIT-STALL-3)" },
-    FlagDef { key: "spit.round_end_allocation", kind: FlagKind::Choice(&["slap", "first_out_chooses"]), default: "slap", doc: "how spit piles are shared at round end (SPIT-SLAP-1, SPIT-SLAP-3)" },
-    FlagDef { key: "spit.short_deal", kind: FlagKind::Choice(&["rowwise", "pilewise"]), default: "rowwise", doc: "layout of a short player (SPIT-SHORT-2)" },
-    FlagDef { key: "spit.single_pile_deadlock", kind: FlagKind::Choice(&["fewer_stock_first_out"]), default: "fewer_stock_first_out", doc: "single-pile stall with no spit cards left (SPIT-SHORT-5)" },
-    FlagDef { key: "spit.alternate_colors", kind: BOOL, default: "false", doc: "plays must change colour (SPIT-VAR-3)" },
-    FlagDef { key: "spit.allow_abort", kind: BOOL, default: "false", doc: "a player who sees his target change may stop and pay only the return (SPIT-RT-6)" },
-    FlagDef { key: "spit.scoring", kind: FlagKind::Choice(&["standard", "points"]), default: "standard", doc: "first to hold no cards, or points to 100 with lowest winning (SPIT-SCORE-1)" },
-    FlagDef { key: "spit.points_round_mode", kind: FlagKind::Choice(&["carry_over_unplayed", "fresh_deal", "carry_over"]), default: "carry_over_unplayed", doc: "how points rounds run and score (SPIT-SCORE-2)" },
-    FlagDef { key: "spit.points_tie", kind: FlagKind::Choice(&["extra_round"]), default: "extra_round", doc: "equal lowest totals at the end play another round (SPIT-SCORE-2)" },
+    FlagDef { key: "spit.num_stockpiles", kind: FlagKind::IntChoice(&[5, 4]), default: "5", doc: "stockpile slots; 4 gives slots 1..4 and T=10 (SPIT-VAR-1)", needs: None },
+    FlagDef { key: "spit.play_target", kind: FlagKind::Choice(&["any", "own"]), default: "any", doc: "spit piles a player may play onto (SPIT-AMB-2)", needs: None },
+    FlagDef { key: "spit.stall_spit_target", kind: FlagKind::Choice(&["own", "any"]), default: "own", doc: "pile a stall spit goes onto (SPIT-STALL-3)", needs: None },
+    FlagDef { key: "spit.round_end_allocation", kind: FlagKind::Choice(&["slap", "first_out_chooses"]), default: "slap", doc: "how spit piles are shared at round end (SPIT-SLAP-1, SPIT-SLAP-3)", needs: None },
+    FlagDef { key: "spit.short_deal", kind: FlagKind::Choice(&["rowwise", "pilewise"]), default: "rowwise", doc: "layout of a short player (SPIT-SHORT-2)", needs: None },
+    FlagDef { key: "spit.single_pile_deadlock", kind: FlagKind::Choice(&["fewer_stock_first_out"]), default: "fewer_stock_first_out", doc: "single-pile stall with no spit cards left (SPIT-SHORT-5)", needs: None },
+    FlagDef { key: "spit.alternate_colors", kind: BOOL, default: "false", doc: "plays must change colour (SPIT-VAR-3)", needs: None },
+    FlagDef { key: "spit.allow_abort", kind: BOOL, default: "false", doc: "a player who sees his target change may stop and pay only the return (SPIT-RT-6)", needs: None },
+    FlagDef { key: "spit.scoring", kind: FlagKind::Choice(&["standard", "points"]), default: "standard", doc: "first to hold no cards, or points to 100 with lowest winning (SPIT-SCORE-1)", needs: None },
+    FlagDef { key: "spit.points_round_mode", kind: FlagKind::Choice(&["carry_over_unplayed", "fresh_deal", "carry_over"]), default: "carry_over_unplayed", doc: "how points rounds run and score, with spit.scoring=points (SPIT-SCORE-2)", needs: POINTS_SCORING },
+    FlagDef { key: "spit.points_tie", kind: FlagKind::Choice(&["extra_round"]), default: "extra_round", doc: "equal lowest totals at the end play another round, with spit.scoring=points (SPIT-SCORE-2)", needs: POINTS_SCORING },
     SIM_FLAGS[0],
 ];
 
@@ -114,22 +117,21 @@ impl SpitConfig {
         (1..=self.slots as u32).sum()
     }
 
-    /// Reads the flags (already validated by [`Settings::parse`]).
+    /// Reads the typed flags (parsed and checked once by [`Settings::parse`]).
     pub fn from_settings(s: &Settings) -> SpitConfig {
         SpitConfig {
             slots: s.get_int("spit.num_stockpiles") as u8,
-            play_target: if s.get("spit.play_target") == "own" { PlayTarget::Own } else { PlayTarget::Any },
-            stall_spit_target: if s.get("spit.stall_spit_target") == "any" { SpitTarget::Any } else { SpitTarget::Own },
-            allocation: if s.get("spit.round_end_allocation") == "slap" { Allocation::Slap } else { Allocation::FirstOutChooses },
-            short_deal: if s.get("spit.short_deal") == "pilewise" { ShortDeal::Pilewise } else { ShortDeal::Rowwise },
+            play_target: s.get_choice("spit.play_target", &[("any", PlayTarget::Any), ("own", PlayTarget::Own)]),
+            stall_spit_target: s.get_choice("spit.stall_spit_target", &[("own", SpitTarget::Own), ("any", SpitTarget::Any)]),
+            allocation: s.get_choice("spit.round_end_allocation", &[("slap", Allocation::Slap), ("first_out_chooses", Allocation::FirstOutChooses)]),
+            short_deal: s.get_choice("spit.short_deal", &[("rowwise", ShortDeal::Rowwise), ("pilewise", ShortDeal::Pilewise)]),
             alternate_colors: s.get_bool("spit.alternate_colors"),
             allow_abort: s.get_bool("spit.allow_abort"),
-            scoring: if s.get("spit.scoring") == "points" { Scoring::Points } else { Scoring::Standard },
-            points_mode: match s.get("spit.points_round_mode") {
-                "fresh_deal" => PointsMode::FreshDeal,
-                "carry_over" => PointsMode::CarryOver,
-                _ => PointsMode::CarryOverUnplayed,
-            },
+            scoring: s.get_choice("spit.scoring", &[("standard", Scoring::Standard), ("points", Scoring::Points)]),
+            points_mode: s.get_choice(
+                "spit.points_round_mode",
+                &[("carry_over_unplayed", PointsMode::CarryOverUnplayed), ("fresh_deal", PointsMode::FreshDeal), ("carry_over", PointsMode::CarryOver)],
+            ),
             max_actions: s.get_int("sim.max_actions"),
         }
     }

@@ -51,8 +51,8 @@ impl RealtimeGame for Spit {
     fn registry() -> &'static [Registered<dyn SpitStrategy>] {
         &REGISTRY
     }
-    fn config(settings: &Settings) -> SpitConfig {
-        SpitConfig::from_settings(settings)
+    fn config(settings: &Settings, _players: usize) -> Result<SpitConfig, String> {
+        Ok(SpitConfig::from_settings(settings))
     }
     fn play(cfg: SpitConfig, seats: &SpitSeats, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
         let rules = SpitRules { cfg };

@@ -148,6 +148,7 @@ pub fn prepare(bot_texts: &[String], sets: &[String], rule_files: &[PathBuf], ro
         return Err(format!("lopti needs 2 to 5 --bot options, got {}", texts.len()));
     }
     let mut bots = texts.iter().map(|t| parse_bot(t, &params)).collect::<Result<Vec<_>, _>>()?;
+    Rules::check_table(&settings, bots.len(), &bots.iter().map(|b| b.strategy.as_str()).collect::<Vec<_>>())?;
     bots.sort_by(|a, b| a.label.cmp(&b.label));
     if rounds == 0 {
         return Err("--rounds must be at least 1".into());

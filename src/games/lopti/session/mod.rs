@@ -38,7 +38,7 @@ use super::state::{Dice, State};
 use super::strategies::Strategy;
 use crate::rng::{mix, rng_from, MatchSeeds, SimRng};
 use crate::runner::MAX_SEATS;
-use crate::settings::{FlagDef, FlagKind, Settings};
+use crate::settings::{FlagDef, FlagKind, Needs, Settings};
 use crate::trace::TraceEvent;
 use arrayvec::ArrayVec;
 use serde_json::{json, Map, Value};
@@ -51,48 +51,56 @@ const OWN_FLAGS: [FlagDef; 8] = [
         kind: FlagKind::Choice(&["select_representative", "decide_dispute"]),
         default: "select_representative",
         doc: "LOPTI-RPS-4 / AMB-12: a side that cannot agree on a representative plays a knockout to choose one, or a knockout among both sides decides the dispute",
+        needs: None,
     },
     FlagDef {
         key: "lopti.vote_count",
         kind: FlagKind::Choice(&["all_participants", "among_voters"]),
         default: "all_participants",
         doc: "LOPTI-VOTE-9 / AMB-10: a tie is yes = N/2 of all participants, or yes = no among those voting (a vote passes only with yes > N/2 either way)",
+        needs: None,
     },
     FlagDef {
         key: "lopti.unopposed_tie",
         kind: FlagKind::Choice(&["passes", "fails"]),
         default: "passes",
         doc: "LOPTI-RPS-1 / AMB-20: a tied vote on a basic rule that nobody formally opposed passes without RPS, or fails",
+        needs: None,
     },
     FlagDef {
         key: "lopti.own_rule_tie",
         kind: FlagKind::Choice(&["supporters_defend", "passes"]),
         default: "supporters_defend",
         doc: "LOPTI-RPS-1 / AMB-21: when a maker proposes a change to his own rule and the vote ties, its other supporters choose a defender, or the change passes",
+        needs: None,
     },
     FlagDef {
         key: "lopti.returning_rules",
         kind: FlagKind::Choice(&["per_rule", "together"]),
         default: "per_rule",
-        doc: "LOPTI-SESSION-2 / AMB-18: rules of the previous session of a series come back by one setup vote each, or by one vote on all of them",
+        doc: "LOPTI-SESSION-2 / AMB-18: rules of the previous session of a series come back by one setup vote each, or by one vote on all of them (with session.series above 1)",
+        needs: Some(Needs { key: "session.series", when: |v| v != "1", text: "session.series above 1" }),
     },
     FlagDef {
         key: "lopti.hook_depth",
         kind: FlagKind::Int { min: 1, max: 64 },
         default: "8",
         doc: "LOPTI-MAKE-SIM-1: most nested special-rule hooks (a hook whose effect sets off hooks ...)",
+        needs: None,
     },
     FlagDef {
         key: "session.series",
         kind: FlagKind::Int { min: 1, max: 1000 },
         default: "1",
         doc: "sessions per series: each later session of a series starts with setup votes on the rules in force at the end of the one before (LOPTI-SESSION-2); 1 = independent sessions",
+        needs: None,
     },
     FlagDef {
         key: "session.quick_rounds",
         kind: FlagKind::Int { min: 1, max: 10_000_000 },
         default: "1200",
         doc: "rounds per rule variant in the selfish strategies' quick simulation (a bot budget, not a rule)",
+        needs: None,
     },
 ];
 
@@ -141,14 +149,14 @@ impl Default for SessionFlags {
 }
 
 impl SessionFlags {
-    /// Reads validated settings.
+    /// Reads typed settings (parsed and checked once by [`Settings::parse`]).
     pub fn from_settings(s: &Settings) -> SessionFlags {
         SessionFlags {
-            knockout_decides: s.get("lopti.rps_knockout") == "decide_dispute",
-            tie_reading: if s.get("lopti.vote_count") == "among_voters" { TieReading::AmongVoters } else { TieReading::AllParticipants },
-            unopposed_tie_passes: s.get("lopti.unopposed_tie") == "passes",
-            own_rule_supporters_defend: s.get("lopti.own_rule_tie") == "supporters_defend",
-            returning_together: s.get("lopti.returning_rules") == "together",
+            knockout_decides: s.get_choice("lopti.rps_knockout", &[("select_representative", false), ("decide_dispute", true)]),
+            tie_reading: s.get_choice("lopti.vote_count", &[("all_participants", TieReading::AllParticipants), ("among_voters", TieReading::AmongVoters)]),
+            unopposed_tie_passes: s.get_choice("lopti.unopposed_tie", &[("passes", true), ("fails", false)]),
+            own_rule_supporters_defend: s.get_choice("lopti.own_rule_tie", &[("supporters_defend", true), ("passes", false)]),
+            returning_together: s.get_choice("lopti.returning_rules", &[("per_rule", false), ("together", true)]),
             hook_depth: s.get_int("lopti.hook_depth") as u8,
             series: s.get_int("session.series") as u32,
             quick_rounds: s.get_int("session.quick_rounds"),
