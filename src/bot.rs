@@ -2,6 +2,7 @@
 //! (`strategies/*.toml`) naming a game, a strategy, a preset and optional overrides of
 //! the preset's reaction-time parameters.
 
+use crate::output::quote::{clip, clip_path};
 use crate::reaction::presets::ALL_PRESETS;
 use crate::reaction::{Dist, ParamError, Preset, ReactionModel};
 use serde::Deserialize;
@@ -29,11 +30,11 @@ impl BotSpec {
             return BotSpec::from_file(Path::new(text));
         }
         let (strategy, preset) = match text.split_once('@') {
-            Some((s, p)) => (s, Some(Preset::parse(p).map_err(|e| format!("--bot {text}: {e}"))?)),
+            Some((s, p)) => (s, Some(Preset::parse(p).map_err(|e| format!("--bot {}: {e}", clip(text)))?)),
             None => (text, None),
         };
         if strategy.is_empty() {
-            return Err(format!("--bot {text}: missing strategy name before '@'"));
+            return Err(format!("--bot {}: missing strategy name before '@'", clip(text)));
         }
         Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string() })
     }
@@ -41,23 +42,25 @@ impl BotSpec {
     /// Reads a bot file; every reaction parameter must be in its plausible range
     /// ([`crate::reaction::limits`]), or the one-line error names the file and the field.
     pub fn from_file(path: &Path) -> Result<BotSpec, String> {
-        let where_ = path.display();
+        let where_ = clip_path(path);
         let file: BotFile = crate::tomlfile::read(path)?;
         let preset = file.preset.as_deref().map(Preset::parse).transpose().map_err(|e| format!("{where_}: preset: {e}"))?;
         file.reaction.validate(preset).map_err(|e| format!("{where_}: {}", e.within("reaction")))?;
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot").to_string();
-        Ok(BotSpec { strategy: file.strategy, preset, overrides: file.reaction, game: Some(file.game), label: file.label.unwrap_or(stem) })
+        let label = file.label.unwrap_or(stem);
+        check_label(&label).map_err(|e| format!("{where_}: label: {e}"))?;
+        Ok(BotSpec { strategy: file.strategy, preset, overrides: file.reaction, game: Some(file.game), label })
     }
 
     /// Checks the strategy against the names a game knows, and a bot file's game.
     pub fn check_strategy(&self, game: &str, known: &[&str]) -> Result<(), String> {
         if let Some(g) = self.game.as_deref().filter(|&g| g != game) {
-            return Err(format!("--bot {}: this bot is for {g}, not {game}", self.label));
+            return Err(format!("--bot {}: this bot is for {}, not {game}", clip(&self.label), clip(g)));
         }
         if known.contains(&self.strategy.as_str()) {
             Ok(())
         } else {
-            Err(format!("--bot {}: unknown strategy '{}' for {game}; known strategies: {}", self.label, self.strategy, known.join(", ")))
+            Err(format!("--bot {}: unknown strategy '{}' for {game}; known strategies: {}", clip(&self.label), clip(&self.strategy), known.join(", ")))
         }
     }
 
@@ -114,6 +117,24 @@ impl BotSpec {
     /// The bot's reaction model: its preset (or `default`) with the overrides applied.
     pub fn reaction(&self, default: Preset) -> ReactionModel {
         self.overrides.apply(self.preset.unwrap_or(default).model())
+    }
+}
+
+/// Most characters of a bot label.
+pub const MAX_LABEL: usize = 64;
+
+/// Checks a bot label for tables and CSV: not empty, at most [`MAX_LABEL`] characters,
+/// no control characters (a line break would break the printed table). Commas and
+/// quotes are fine: the CSV quotes them.
+pub fn check_label(label: &str) -> Result<(), String> {
+    if label.trim().is_empty() {
+        Err("a label needs at least one visible character".into())
+    } else if label.chars().count() > MAX_LABEL {
+        Err(format!("{}: longer than {MAX_LABEL} characters", clip(label)))
+    } else if label.contains(char::is_control) {
+        Err(format!("{}: control characters (line breaks, tabs, escapes) are not allowed", clip(label)))
+    } else {
+        Ok(())
     }
 }
 

@@ -13,7 +13,8 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<T, String> {
 pub fn parse<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, String> {
     let where_ = path.display();
     toml::from_str(text).map_err(|e| {
-        let msg = e.message().trim().replace('\n', " ");
+        // The message may quote the file's text (a 50 MB string): clipped.
+        let msg = crate::output::quote::clip_to(&e.message().trim().replace('\n', " "), 200);
         match e.span() {
             Some(span) => {
                 let line = text[..span.start].matches('\n').count() + 1;

@@ -232,3 +232,101 @@ fn a_flag_without_effect_is_an_error_saying_what_it_needs() {
     assert_error(&cardsim(&["match", "lopti", "--bot", "lowest", "--bot", "burner", "--set", "lopti.play_for_rankings=true"]), &["with 2 players"]);
     assert_error(&cardsim(&["session", "lopti", "--set", "lopti.returning_rules=together"]), &["session.series above 1"]);
 }
+
+#[test]
+fn long_values_are_clipped_in_errors() {
+    let long = "x".repeat(100_000);
+    let set_value = format!("spit.num_stockpiles={long}");
+    let set_key = format!("{long}=1");
+    let session_bot = format!("lowest,maker={long}");
+    for args in [
+        vec!["match", long.as_str()],
+        vec!["match", "spit", "--seed", long.as_str()],
+        vec!["match", "spit", "--bot", long.as_str(), "--bot", "greedy"],
+        vec!["match", "spit", "--bot", "smart", "--bot", &format!("greedy@{long}")],
+        vec!["match", "spit", "--set", set_value.as_str()],
+        vec!["match", "spit", "--set", set_key.as_str()],
+        vec!["session", "lopti", "--bot", session_bot.as_str(), "--bot", "random"],
+        vec!["sprt", "spit", "--bot", "smart", "--bot", "greedy", "--elo0", "0", "--elo1", "5", "--model", long.as_str()],
+    ] {
+        let out = cardsim(&args);
+        assert_error(&out, &["…"]);
+        assert!(out.stderr.len() < 1000, "{} bytes of error for {:.40?}", out.stderr.len(), args);
+    }
+}
+
+#[test]
+fn a_50_mb_value_in_a_file_gives_a_short_error() {
+    let d = dir("huge");
+    let huge = "x".repeat(50_000_000);
+    let position = d.join("position.json");
+    std::fs::write(&position, format!(r#"{{"players": 2, "hand": ["{huge}"], "face_up": [], "face_down": 0, "pile": []}}"#)).unwrap();
+    let out = cardsim(&["legal", "lopti", "--position", s(&position)]);
+    assert_error(&out, &["hand[0]:", "…", "is not a rank"]);
+    assert!(out.stderr.len() < 500, "{} bytes", out.stderr.len());
+    let exp = d.join("exp.toml");
+    std::fs::write(&exp, format!("description = \"x\"\ngame = \"spit\"\nseed = \"{huge}\"\ngames = 10\n[[matchup]]\nbots = [\"smart\", \"greedy\"]\n")).unwrap();
+    let out = cardsim(&["run", s(&exp)]);
+    assert_error(&out, &["line 3", "…"]);
+    assert!(out.stderr.len() < 500, "{} bytes", out.stderr.len());
+}
+
+#[test]
+fn lopti_positions_out_of_range_or_with_a_key_twice_are_errors() {
+    let d = dir("position");
+    let write = |name: &str, json: &str| {
+        let p = d.join(name);
+        std::fs::write(&p, json).unwrap();
+        p
+    };
+    let plays = vec![r#"["2"]"#, r#"["4"]"#].repeat(23).join(", ");
+    let long_pile = write("pile.json", &format!(r#"{{"players": 2, "hand": ["K"], "face_up": [], "face_down": 0, "pile": [{plays}]}}"#));
+    assert_error(&cardsim(&["legal", "lopti", "--position", s(&long_pile)]), &["pile: 46 plays", "at most 44"]);
+    let plays = vec![r#"["2"]"#, r#"["4"]"#].repeat(5).join(", ");
+    let fifth_two = write("two.json", &format!(r#"{{"players": 2, "hand": ["K"], "face_up": [], "face_down": 0, "pile": [{plays}]}}"#));
+    assert_error(&cardsim(&["legal", "lopti", "--position", s(&fifth_two)]), &["pile[8]: more than four 2s"]);
+    let twice = write("twice.json", r#"{"players": 2, "players": 5, "hand": ["K"], "face_up": [], "face_down": 0, "pile": []}"#);
+    assert_error(&cardsim(&["legal", "lopti", "--position", s(&twice)]), &["players: key given twice"]);
+    let nested = write("nested.json", r#"{"players": 2, "hand": ["K"], "face_up": [], "face_down": 0, "pile": [], "rules": {"seven_on_seven": "free", "seven_on_seven": "free"}}"#);
+    assert_error(&cardsim(&["legal", "lopti", "--position", s(&nested)]), &["rules.seven_on_seven: key given twice"]);
+}
+
+/// Writes a Spit bot file with this label.
+fn bot_file(d: &Path, name: &str, label: &str) -> PathBuf {
+    let p = d.join(name);
+    std::fs::write(&p, format!("game = \"spit\"\nstrategy = \"greedy\"\npreset = \"expert\"\nlabel = {}\n", toml_string(label))).unwrap();
+    p
+}
+
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[test]
+fn bot_labels_with_commas_and_quotes_survive_and_control_characters_are_refused() {
+    let d = dir("labels");
+    let odd = bot_file(&d, "odd.toml", r#"fast, "quoted" bot"#);
+    let out = cardsim(&["match", "spit", "--bot", s(&odd), "--bot", "smart@expert", "--games", "4", "--quiet", "--csv", "-"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut r = csv::Reader::from_reader(out.stdout.as_slice());
+    let col = r.headers().unwrap().iter().position(|h| h == "bot").unwrap();
+    let bots: Vec<String> = r.records().map(|rec| rec.unwrap()[col].to_string()).collect();
+    assert!(bots.contains(&r#"fast, "quoted" bot"#.to_string()), "the CSV keeps the label whole: {bots:?}");
+    let table = String::from_utf8(out.stderr).unwrap();
+    assert!(table.lines().any(|l| l.trim_start().starts_with(r#"fast, "quoted" bot  "#)), "a table row starts with the label:\n{table}");
+    for (name, label, needle) in [("nl.toml", "two\nlines", "control characters"), ("tab.toml", "a\tb", "control characters"), ("empty.toml", " ", "visible character"), ("long.toml", &"l".repeat(65), "longer than 64")] {
+        let f = bot_file(&d, name, label);
+        assert_error(&cardsim(&["match", "spit", "--bot", s(&f), "--bot", "smart"]), &[name, "label:", needle]);
+    }
+}

@@ -76,7 +76,7 @@ pub fn find(name: &str) -> Result<&'static dyn GameEntry, String> {
     let all = registry();
     all.iter().copied().find(|g| g.name() == name).ok_or_else(|| {
         let names: Vec<&str> = all.iter().map(|g| g.name()).collect();
-        format!("unknown game '{name}'; known games: {}", names.join(", "))
+        format!("unknown game '{}'; known games: {}", crate::output::quote::clip(name), names.join(", "))
     })
 }
 
@@ -91,7 +91,7 @@ pub fn check_bots(game: &dyn GameEntry, bots: &[BotSpec]) -> Result<(), String> 
     for b in bots {
         b.check_strategy(game.name(), &names)?;
         if b.has_reaction() && !game.real_time() {
-            return Err(format!("--bot {}: {} is turn-based, so bots take no @PRESET", b.label, game.name()));
+            return Err(format!("--bot {}: {} is turn-based, so bots take no @PRESET", crate::output::quote::clip(&b.label), game.name()));
         }
     }
     Ok(())

@@ -54,10 +54,20 @@ pub fn clip_path(path: &Path) -> String {
     out
 }
 
+/// Longest run of characters without a space kept whole in an error line: anything
+/// longer is user input that escaped clipping, and is clipped to [`MAX_QUOTE`].
+const MAX_TOKEN: usize = 200;
+
 /// A whole error message made safe to print as one line: control characters escaped,
-/// at most [`MAX_LINE`] characters.
+/// runs of more than 200 characters without a space clipped (keeping a path's end),
+/// at most [`MAX_LINE`] characters in all. The last safety net behind the clipping
+/// done where input is quoted.
 pub fn one_line(message: &str) -> String {
-    clip_to(message, MAX_LINE)
+    let tokens: Vec<String> = message
+        .split(' ')
+        .map(|t| if t.chars().count() <= MAX_TOKEN { t.to_string() } else if t.contains('/') { clip_path(Path::new(t)) } else { clip(t) })
+        .collect();
+    clip_to(&tokens.join(" "), MAX_LINE)
 }
 
 #[cfg(test)]
@@ -78,6 +88,16 @@ mod tests {
     fn control_characters_are_escaped() {
         assert_eq!(clip("a\nb\u{1b}[31m"), "a\\nb\\u{1b}[31m");
         assert!(!one_line("one\ntwo\r").contains(['\n', '\r']));
+    }
+
+    #[test]
+    fn a_whole_line_is_tamed() {
+        let long = "y".repeat(5000);
+        let line = one_line(&format!("unknown thing '{long}' and \"{long} {long}\" in /a/{long}/b.csv"));
+        assert!(line.chars().count() < 300 && line.ends_with("/b.csv"), "{line}");
+        let spaced = "z ".repeat(5000);
+        assert_eq!(one_line(&spaced).chars().count(), MAX_LINE + 1);
+        assert_eq!(one_line("--set a=b: invalid value; valid values: 5|4"), "--set a=b: invalid value; valid values: 5|4");
     }
 
     #[test]

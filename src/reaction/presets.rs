@@ -36,7 +36,7 @@ impl Preset {
     pub fn parse(s: &str) -> Result<Preset, String> {
         ALL_PRESETS.iter().copied().find(|p| p.name() == s).ok_or_else(|| {
             let names: Vec<&str> = ALL_PRESETS.iter().map(|p| p.name()).collect();
-            format!("unknown reaction preset '{s}'; known presets: {}", names.join(", "))
+            format!("unknown reaction preset '{}'; known presets: {}", crate::output::quote::clip(s), names.join(", "))
         })
     }
 

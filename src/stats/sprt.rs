@@ -50,7 +50,8 @@ impl FromStr for SprtModel {
             "logistic" => Ok(SprtModel::Logistic),
             "normalized" => Ok(SprtModel::Normalized),
             _ => Err(format!(
-                "unknown SPRT model {s:?}: expected \"logistic\" or \"normalized\""
+                "unknown SPRT model {:?}: expected \"logistic\" or \"normalized\"",
+                crate::output::quote::clip(s)
             )),
         }
     }

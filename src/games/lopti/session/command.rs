@@ -92,8 +92,11 @@ pub struct SessionArgs {
 const DEFAULT_BOTS: [&str; 3] = ["burner", "lowest", "random"];
 
 /// Parses one `--bot` spec.
-pub fn parse_bot(text: &str, params: &Params) -> Result<SessionBot, String> {
-    let mut parts = text.split(',').map(str::trim);
+pub fn parse_bot(spec: &str, params: &Params) -> Result<SessionBot, String> {
+    use crate::output::quote::clip;
+    // Messages quote the spec and its parts clipped to 60 characters.
+    let text = clip(spec);
+    let mut parts = spec.split(',').map(str::trim);
     let strategy = parts.next().unwrap_or_default();
     if strategy.contains('@') {
         return Err(format!("--bot {text}: lopti is turn-based, so bots take no @PRESET"));
@@ -103,17 +106,17 @@ pub fn parse_bot(text: &str, params: &Params) -> Result<SessionBot, String> {
     }
     let play = strategies::build(strategy, params).ok_or_else(|| {
         let names: Vec<&str> = strategies::REGISTRY.iter().map(|r| r.info.name).collect();
-        format!("--bot {text}: unknown strategy '{strategy}'; lopti strategies: {}", names.join(", "))
+        format!("--bot {text}: unknown strategy '{}'; lopti strategies: {}", clip(strategy), names.join(", "))
     })?;
     let (mut maker, mut voter, mut rps) = (Maker::Selfish, Voter::Selfish, RpsStrategy::Uniform);
     for part in parts {
-        let (key, value) = part.split_once('=').ok_or_else(|| format!("--bot {text}: '{part}' is not KEY=VALUE (maker, voter, rps)"))?;
-        let pick = |names: Vec<&str>| format!("--bot {text}: {key}={value}: unknown; valid: {}", names.join(", "));
+        let (key, value) = part.split_once('=').ok_or_else(|| format!("--bot {text}: '{}' is not KEY=VALUE (maker, voter, rps)", clip(part)))?;
+        let pick = |names: Vec<&str>| format!("--bot {text}: {}={}: unknown; valid: {}", clip(key), clip(value), names.join(", "));
         match key {
             "maker" => maker = MAKERS.iter().find(|m| m.0 == value).map(|m| m.1).ok_or_else(|| pick(MAKERS.iter().map(|m| m.0).collect()))?,
             "voter" => voter = VOTERS.iter().find(|m| m.0 == value).map(|m| m.1).ok_or_else(|| pick(VOTERS.iter().map(|m| m.0).collect()))?,
             "rps" => rps = RPS_STRATEGIES.iter().find(|m| m.0 == value).map(|m| m.1).ok_or_else(|| pick(RPS_STRATEGIES.iter().map(|m| m.0).collect()))?,
-            _ => return Err(format!("--bot {text}: unknown key '{key}'; valid keys: maker, voter, rps")),
+            _ => return Err(format!("--bot {text}: unknown key '{}'; valid keys: maker, voter, rps", clip(key))),
         }
     }
     let mut label = strategy.to_string();
