@@ -104,9 +104,9 @@ impl ReactionModel {
             mean
         } else {
             // Lognormal with this mean and cv: mean · exp(σZ − σ²/2), σ² = ln(1 + cv²).
-            let s2 = (1.0 + self.motor_cv * self.motor_cv).ln();
+            let (s2, sigma) = lognormal_sigma(self.motor_cv);
             let z: f64 = StandardNormal.sample(rng);
-            mean * (s2.sqrt() * z - s2 / 2.0).exp()
+            mean * (sigma * z - s2 / 2.0).exp()
         };
         if self.p_fumble > 0.0 && rng.random::<f64>() < self.p_fumble {
             t += FUMBLE_MS;
@@ -122,7 +122,7 @@ impl ReactionModel {
             look += self.look.sample(rng);
         }
         let scanned = if found && candidates > 1 { rng.random_range(1..=candidates) } else { candidates };
-        look + self.scan_per_item * scanned as f64 + self.hick_b * ((options + 1) as f64).log2()
+        look + self.scan_per_item * scanned as f64 + self.hick_b * log2_of(options + 1)
     }
 
     /// Time from decision to commit of an action (ms): cognition plus movement, less the
@@ -142,6 +142,36 @@ impl ReactionModel {
     pub fn recognition_time<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         self.simple.sample(rng)
     }
+}
+
+/// `(s2, s2.sqrt())` with `s2 = ln(1 + cv²)`, the lognormal σ² for a coefficient of
+/// variation `cv`, remembered per thread for the last `cv` asked (a model asks for
+/// the same one every time): the same numbers as computing them afresh.
+#[inline]
+fn lognormal_sigma(cv: f64) -> (f64, f64) {
+    use std::cell::Cell;
+    thread_local! {
+        static LAST: Cell<Option<(u64, f64, f64)>> = const { Cell::new(None) };
+    }
+    LAST.with(|last| match last.get() {
+        Some((bits, s2, sigma)) if bits == cv.to_bits() => (s2, sigma),
+        _ => {
+            let s2 = (1.0 + cv * cv).ln();
+            let sigma = s2.sqrt();
+            last.set(Some((cv.to_bits(), s2, sigma)));
+            (s2, sigma)
+        }
+    })
+}
+
+/// Entries of [`log2_of`]'s table: every option count a real-time action list can hold.
+const LOG2_TABLE_LEN: usize = 129;
+
+/// `(n as f64).log2()`, from a table for small `n` (the same numbers).
+#[inline]
+fn log2_of(n: u32) -> f64 {
+    static TABLE: std::sync::LazyLock<[f64; LOG2_TABLE_LEN]> = std::sync::LazyLock::new(|| std::array::from_fn(|n| (n as f64).log2()));
+    if (n as usize) < LOG2_TABLE_LEN { TABLE[n as usize] } else { (n as f64).log2() }
 }
 
 /// A drawn time in milliseconds to whole microseconds, saturating: the time is first
@@ -172,6 +202,17 @@ mod tests {
         }
         for low in [-5.0, f64::NEG_INFINITY, f64::NAN] {
             assert_eq!(ms_to_us(low), 1, "{low}");
+        }
+    }
+
+    #[test]
+    fn cached_constants_equal_fresh_ones() {
+        for n in (0..300).chain([u32::MAX - 1, u32::MAX]) {
+            assert_eq!(log2_of(n).to_bits(), (n as f64).log2().to_bits(), "log2 {n}");
+        }
+        for cv in [0.15f64, 0.2, 0.15, 0.0, 1e-9, 3.0, 0.2] {
+            let s2 = (1.0 + cv * cv).ln();
+            assert_eq!(lognormal_sigma(cv), (s2, s2.sqrt()), "cv {cv}");
         }
     }
 

@@ -31,37 +31,68 @@ pub fn may_target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> bool {
     s.active[j] && (cfg.play_target == PlayTarget::Any || s.single_pile() || j == p)
 }
 
+/// Cards of a 52-card deck (bit `c` for `Card(c)`) whose suit is red (diamonds, hearts).
+const RED_CARDS: u64 = 0x6666_6666_6666_6666 & ((1 << 52) - 1);
+/// Cards whose suit is black (clubs, spades).
+const BLACK_CARDS: u64 = 0x9999_9999_9999_9999 & ((1 << 52) - 1);
+
+/// The cards that may be played on `top` as a bit set (bit `c` for `Card(c)`): the
+/// same answer as [`playable_on`] for every card, in one test per card.
+#[inline]
+pub fn playable_mask(cfg: &SpitConfig, top: Card) -> u64 {
+    let r = top.rank() as u32;
+    let up = if r == 13 { 1 } else { r + 1 };
+    let down = if r == 1 { 13 } else { r - 1 };
+    let m = (0xF << (4 * (up - 1))) | (0xF << (4 * (down - 1)));
+    if !cfg.alternate_colors {
+        m
+    } else if top.is_red() {
+        m & BLACK_CARDS
+    } else {
+        m & RED_CARDS
+    }
+}
+
 /// Writes the legal actions of player `p` (whose hand is idle) into `out`: plays (by
 /// slot, his own pile before the other), then flips, then fills, each in slot order.
 pub fn legal_actions(cfg: &SpitConfig, s: &SpitState, p: usize, out: &mut ActionList<SpitAction>) {
     let slots = &s.players[p].slots[..cfg.slots as usize];
     // Own pile first, so that a fixed scan order means the same thing in both seats.
-    let order = [p, 1 - p];
-    let targets = order.map(|j| if may_target(cfg, s, p, j) { s.piles[j].top } else { None });
-    for (i, slot) in slots.iter().enumerate() {
-        if let Some(c) = slot.up {
-            for (&j, top) in order.iter().zip(&targets) {
-                if top.is_some_and(|t| playable_on(cfg, c, t)) {
-                    out.push(SpitAction::Play { slot: i as u8, pile: j as u8 });
-                }
-            }
-        }
-    }
+    let q = 1 - p;
+    let target = |j: usize| match s.piles[j].top {
+        Some(t) if may_target(cfg, s, p, j) => playable_mask(cfg, t),
+        _ => 0,
+    };
+    let (own, other) = (target(p), target(q));
     let mut empty = [0u8; MAX_SLOTS];
     let mut n_empty = 0;
+    let mut any_up = false;
     for (i, slot) in slots.iter().enumerate() {
-        if slot.up.is_none() && slot.down > 0 {
-            out.push(SpitAction::Flip { slot: i as u8 });
-        }
-        if slot.is_empty() {
+        if let Some(c) = slot.up {
+            any_up = true;
+            let bit = 1u64 << c.0;
+            if own & bit != 0 {
+                out.push(SpitAction::Play { slot: i as u8, pile: p as u8 });
+            }
+            if other & bit != 0 {
+                out.push(SpitAction::Play { slot: i as u8, pile: q as u8 });
+            }
+        } else if slot.down == 0 {
             empty[n_empty] = i as u8;
             n_empty += 1;
         }
     }
     for (i, slot) in slots.iter().enumerate() {
-        if slot.up.is_some() {
-            for &k in &empty[..n_empty] {
-                out.push(SpitAction::Fill { from: i as u8, to: k });
+        if slot.up.is_none() && slot.down > 0 {
+            out.push(SpitAction::Flip { slot: i as u8 });
+        }
+    }
+    if n_empty > 0 && any_up {
+        for (i, slot) in slots.iter().enumerate() {
+            if slot.up.is_some() {
+                for &k in &empty[..n_empty] {
+                    out.push(SpitAction::Fill { from: i as u8, to: k });
+                }
             }
         }
     }
@@ -257,5 +288,23 @@ impl RealtimeRules for SpitRules {
             took_part[p] = true;
         }
         took_part
+    }
+}
+
+#[cfg(test)]
+mod mask_tests {
+    use super::*;
+
+    #[test]
+    fn playable_mask_agrees_with_playable_on() {
+        for alternate_colors in [false, true] {
+            let cfg = SpitConfig { alternate_colors, ..SpitConfig::default() };
+            for t in 0..52 {
+                let m = playable_mask(&cfg, Card(t));
+                for c in 0..52 {
+                    assert_eq!(m >> c & 1 == 1, playable_on(&cfg, Card(c), Card(t)), "{c} on {t}, alternate {alternate_colors}");
+                }
+            }
+        }
     }
 }

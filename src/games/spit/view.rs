@@ -3,7 +3,7 @@
 //! not reachable through a view, so a strategy cannot cheat.
 
 use super::config::SpitConfig;
-use super::rules::playable_on;
+use super::rules::{playable_mask, playable_on};
 use super::state::{SpitState, MAX_SLOTS};
 use crate::cards::Card;
 
@@ -67,6 +67,11 @@ impl<'a> SpitView<'a> {
     /// True if card `c` may be played on card `top` under the rules in force.
     pub fn fits(&self, c: Card, top: Card) -> bool {
         playable_on(self.cfg, c, top)
+    }
+    /// The cards that fit on `top`, as a bit set (bit `c` for `Card(c)`): `fits(c, top)`
+    /// for every card `c` at once.
+    pub fn fitting(&self, top: Card) -> u64 {
+        playable_mask(self.cfg, top)
     }
 
     fn player(&self, mine: bool) -> &super::state::PlayerCards {

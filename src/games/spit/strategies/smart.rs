@@ -21,8 +21,9 @@ pub const REGISTERED: Registered = Registered {
 };
 
 impl Smart {
-    /// Scores an action given both players' face-up tops; `None` for aimless moves.
-    fn score(view: &SpitView, mine: &[Option<Card>; MAX_SLOTS], theirs: &[Option<Card>; MAX_SLOTS], a: SpitAction) -> Option<i32> {
+    /// `theirs` is the opponent's face-up tops as a bit set (bit `c` for `Card(c)`);
+    /// `follow[j]` is true when one of them fits on pile `j`'s top.
+    fn score(view: &SpitView, mine: &[Option<Card>; MAX_SLOTS], theirs: u64, follow: [bool; 2], a: SpitAction) -> Option<i32> {
         match a {
             SpitAction::Play { slot, pile } => {
                 let slot = slot as usize;
@@ -33,14 +34,11 @@ impl Smart {
                 } else if view.stock_count(true) > 1 {
                     score += 50; // empties a slot that can take another pile's top
                 }
-                // Deny the opponent a follow-up. (Rewarding our own follow-ups was tried and
-                // measured weaker: we can play a fitting card later anyway, the opponent
-                // is the one who must be kept waiting.)
-                let their_next = theirs.iter().filter(|t| t.is_some_and(|x| view.fits(x, c))).count() as i32;
+                // Their face-up cards that would fit on c (each card is one bit).
+                let their_next = (view.fitting(c) & theirs).count_ones() as i32;
                 score -= 100 * their_next;
-                // Keep the other pile alive too: prefer covering a pile that only we could use.
                 let other = 1 - pile as usize;
-                if view.pile_top(other).is_some_and(|t| theirs.iter().any(|o| o.is_some_and(|o| view.fits(o, t)))) {
+                if follow[other] {
                     score += 5;
                 }
                 Some(score)
@@ -56,10 +54,12 @@ impl Smart {
 
 impl SpitStrategy for Smart {
     fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
-        let (mine, theirs) = (view.tops(true), view.tops(false));
+        let mine = view.tops(true);
+        let theirs = view.tops(false).iter().flatten().fold(0u64, |set, c| set | 1 << c.0);
+        let follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));
         legal
             .iter()
-            .filter_map(|&a| Self::score(view, &mine, &theirs, a).map(|s| (s, a)))
+            .filter_map(|&a| Self::score(view, &mine, theirs, follow, a).map(|s| (s, a)))
             .max_by_key(|&(s, _)| s)
             .map(|(_, a)| a)
     }
