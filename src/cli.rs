@@ -58,6 +58,9 @@ enum Command {
     /// 2, 4, 6) on one thread and on all: matches, deals and actions per second per
     /// thread, nanoseconds per action, state size, peak memory.
     Bench(BenchArgs),
+    /// Fit measured move times (ms) with an ex-Gaussian and a shifted lognormal by maximum
+    /// likelihood, and optionally write a bot that plays at that pace (see docs/fit-rt.md).
+    FitRt(crate::fit::command::FitRtArgs),
 }
 
 #[derive(Args, Debug)]
@@ -305,6 +308,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Legal(a) => run_legal(a),
         Command::Session(a) => crate::games::lopti::session::command::run(a),
         Command::Bench(a) => run_bench(a),
+        Command::FitRt(a) => crate::fit::command::run(a),
     }
 }
 

@@ -1,0 +1,232 @@
+//! `cardsim fit-rt TIMES.csv [--out PATH.toml] [--column NAME] [--strategy S] [--game G]
+//! [--preset P]`: fits both families, prints the fits and, with `--out`, writes a bot
+//! file for the better one by AIC (docs/fit-rt.md).
+
+use super::botfile::{check_loads, look_toml, preset_play_mean, BotPlan};
+use super::families::{Moments, FAMILIES};
+use super::input::{read_times, Times};
+use super::mle::{fit, Fit};
+use super::Family;
+use crate::games;
+use crate::output::console::Console;
+use crate::output::quote::{clip, clip_to};
+use crate::output::OutputPath;
+use crate::reaction::Preset;
+use clap::Args;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// What the measured times stand for, for `fit-rt --help`.
+const MODEL_HELP: &str = "\
+What the times stand for: each time is one whole card play, from the moment the table
+changed to the card landing, i.e. cardsim's whole action time: look + scan + Hick
+decision + movement - overlap. The bot file makes a play take exactly the fitted time:
+the movement is a constant (the base preset's Fitts time for a play, scaled down if the
+person is faster than that), the look is the fitted distribution less that constant, and
+scan, Hick, overlap, motor noise, misses and fumbles are 0 because the person's times
+already contain them. Slaps and stall recognition, which move times do not measure, keep
+the base preset's simple reaction time.
+
+Fits: maximum likelihood (Nelder-Mead on log / logit-transformed parameters from
+moment-based starting values). Intervals: Wald 95% from the observed Fisher information
+(numeric Hessian of the log-likelihood), on the log scale for sigma and tau. The
+Kolmogorov-Smirnov p-value is approximate, and too large, because the parameters were
+estimated from the same times. More in docs/fit-rt.md.";
+
+/// Arguments of `cardsim fit-rt`.
+#[derive(Args, Debug)]
+#[command(after_long_help = MODEL_HELP)]
+pub struct FitRtArgs {
+    /// Measured move times in milliseconds: one number per line, or a CSV file with a
+    /// header line (blank lines and lines starting with # are skipped). At least 20.
+    #[arg(value_name = "TIMES.csv")]
+    pub times: PathBuf,
+    /// Write a bot file for the better fit (by AIC) here; it must end in .toml and its
+    /// folder must exist. Use it with `cardsim match GAME --bot PATH.toml`.
+    #[arg(long, value_name = "PATH.toml")]
+    pub out: Option<PathBuf>,
+    /// The CSV column holding the times (needed when the header has several columns).
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+    /// Strategy of the written bot. Default: the strategy of the game's first default
+    /// bot (`smart` for spit and speed, `balanced` for nerts).
+    #[arg(long, value_name = "S")]
+    pub strategy: Option<String>,
+    /// Game of the written bot: a real-time game (spit, speed, nerts).
+    #[arg(long, value_name = "G", default_value = "spit")]
+    pub game: String,
+    /// Base preset of the written bot, for what move times do not measure (slaps, stall
+    /// recognition, returns) and for the movement part of a play. Default: the human
+    /// preset (novice to expert) whose mean play time is nearest the fitted mean.
+    #[arg(long, value_name = "P")]
+    pub preset: Option<String>,
+}
+
+/// Runs `fit-rt`: every check of the arguments and the output folder comes before the
+/// fit, and nothing is written on an error. Printing goes through [`Console`], so a
+/// closed standard output (`| head`) still writes the bot file.
+pub fn run(a: FitRtArgs) -> Result<(), String> {
+    let output = a.out.as_deref().map(check_out).transpose()?;
+    let entry = games::find(&a.game).map_err(|e| format!("--game: {e}"))?;
+    if !entry.real_time() {
+        return Err(format!("--game {}: {} is turn-based; fitted bots are for real-time games", a.game, entry.name()));
+    }
+    let strategy = match &a.strategy {
+        Some(s) => s.clone(),
+        None => default_strategy(entry.default_bots()),
+    };
+    let known: Vec<&str> = entry.strategies().iter().map(|s| s.name).collect();
+    if !known.contains(&strategy.as_str()) {
+        return Err(format!("--strategy {}: unknown strategy for {}; known strategies: {}", clip(&strategy), entry.name(), known.join(", ")));
+    }
+    let preset = a.preset.as_deref().map(Preset::parse).transpose().map_err(|e| format!("--preset: {e}"))?;
+    let source = a.times.display().to_string();
+    let times = read_times(&a.times, a.column.as_deref())?;
+    let fits: Vec<Fit> = FAMILIES.iter().map(|&f| fit(f, &times.values)).collect();
+    let mut console = Console::stdout();
+    let _ = console.write_all(report(&source, &times, &fits).as_bytes());
+    if let (Some(out), Some(output)) = (&a.out, output) {
+        let best = better(&fits);
+        let label = out.file_stem().and_then(|s| s.to_str()).unwrap_or("fitted").to_string();
+        let plan = BotPlan::new(best, entry.name(), &strategy, preset, &label)?;
+        let text = plan.toml(&provenance(&source, &times, &fits, &plan));
+        check_loads(&text)?;
+        output.write(text.as_bytes())?;
+        let _ = console.write_all(written(out, &plan).as_bytes());
+    }
+    console.finish()
+}
+
+/// The strategy of the first default bot (`smart@skilled` → `smart`).
+pub fn default_strategy(default_bots: &[&str]) -> String {
+    default_bots.first().map_or("greedy", |b| b.split('@').next().unwrap_or(b)).to_string()
+}
+
+/// `--out` must name a `.toml` file that can be written ([`OutputPath::check`]: its
+/// folder exists, it is not a folder or a read-only file).
+fn check_out(out: &Path) -> Result<OutputPath, String> {
+    if out.extension().and_then(|e| e.to_str()) != Some("toml") {
+        return Err(format!("--out {}: a bot file must end in .toml", crate::output::clip_path(out)));
+    }
+    OutputPath::check("--out", out)
+}
+
+/// The fit with the lower AIC (the first on a tie).
+pub fn better(fits: &[Fit]) -> &Fit {
+    fits.iter().min_by(|a, b| a.aic.total_cmp(&b.aic)).expect("at least one fit")
+}
+
+/// Decimals to print a family's parameters with (ms to 0.01, log-scale to 1e-4).
+fn decimals(family: Family) -> [usize; 3] {
+    match family {
+        Family::ExGaussian => [2, 2, 2],
+        Family::ShiftedLognormal => [2, 4, 4],
+    }
+}
+
+/// What the parameters of a family mean.
+fn described(family: Family) -> &'static str {
+    match family {
+        Family::ExGaussian => "Normal(mu, sigma) + Exponential(mean tau); all in ms",
+        Family::ShiftedLognormal => "shift + exp(Normal(mu, sigma)); shift in ms, mu and sigma of ln(time - shift) in ms",
+    }
+}
+
+/// The printed report of the fits.
+pub fn report(source: &str, times: &Times, fits: &[Fit]) -> String {
+    let xs = &times.values;
+    let m = Moments::of(xs);
+    let mut sorted = xs.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = if sorted.len() % 2 == 1 { sorted[sorted.len() / 2] } else { 0.5 * (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) };
+    let column = times.column.as_ref().map_or(String::new(), |c| format!(", column '{c}'"));
+    let mut o = String::new();
+    let _ = writeln!(o, "{} move times (ms) from {source}{column}", xs.len());
+    let _ = writeln!(o, "  mean {:.2}, sd {:.2}, min {:.2}, median {:.2}, max {:.2}", m.mean, m.sd, m.min, median, m.max);
+    for f in fits {
+        let _ = writeln!(o, "\n{}: {}", f.family.name(), described(f.family));
+        let _ = writeln!(o, "  {:<8} {:>12}  {:>26}", "", "estimate", "95% interval");
+        for (i, name) in f.family.param_names().iter().enumerate() {
+            let d = decimals(f.family)[i];
+            let interval = if f.se[i].is_finite() { format!("[{:.d$}, {:.d$}]", f.ci[i].0, f.ci[i].1) } else { "none".to_string() };
+            let _ = writeln!(o, "  {name:<8} {:>12.d$}  {interval:>26}", f.params[i]);
+        }
+        let _ = writeln!(o, "  log-likelihood {:.3}, AIC {:.3}", f.log_likelihood, f.aic);
+        let _ = writeln!(o, "  Kolmogorov-Smirnov D = {:.4}, p = {:.3} (approximate; see below)", f.ks.d, f.ks.p);
+        for note in &f.notes {
+            let _ = writeln!(o, "  note: {note}");
+        }
+    }
+    let best = better(fits);
+    let others: Vec<String> = fits.iter().filter(|f| f.family != best.family).map(|f| format!("{:.2} below the {}'s", f.aic - best.aic, f.family.name())).collect();
+    let _ = writeln!(o, "\nBetter fit by AIC: {} (AIC {})", best.family.name(), others.join(", "));
+    let _ = writeln!(o, "Intervals: Wald 95% from the observed Fisher information (numeric Hessian of the log-likelihood at the estimate); sigma and tau on the log scale.");
+    let _ = writeln!(
+        o,
+        "KS p-values are approximate: the parameters were estimated from the same times, which makes p too large (conservative){}.",
+        if xs.len() < super::ks::ASYMPTOTIC_FROM { "; below 140 times twice the exact one-sided p" } else { "; Kolmogorov's asymptotic distribution" }
+    );
+    o
+}
+
+/// The comment lines at the top of a written bot file.
+fn provenance(source: &str, times: &Times, fits: &[Fit], plan: &BotPlan) -> Vec<String> {
+    let best = better(fits);
+    // Control characters escaped, so no comment line can break.
+    let source = clip_to(source, 500);
+    let column = times.column.as_ref().map_or(String::new(), |c| format!(", column '{}'", clip(c)));
+    let params: Vec<String> = best.family.param_names().iter().zip(best.params).map(|(n, v)| format!("{n} {v:.4}")).collect();
+    let aics: Vec<String> = fits.iter().map(|f| format!("{} {:.2}", f.family.name(), f.aic)).collect();
+    vec![
+        format!("Fitted by `cardsim fit-rt` to {} move times (ms) from {source}{column}.", times.values.len()),
+        format!("Better fit by AIC: {} ({}); AIC: {}.", best.family.name(), params.join(", "), aics.join(", ")),
+        format!(
+            "A card play takes exactly that time: a constant movement of {:.3} ms plus a look of the fitted distribution less it.",
+            plan.motor
+        ),
+        "Scan, Hick, overlap, motor noise, misses and fumbles are 0 (the measured times contain them);".to_string(),
+        format!("slaps and stall recognition keep the {} preset's simple reaction time. See docs/fit-rt.md.", plan.preset.name()),
+    ]
+}
+
+/// The lines printed after writing a bot file.
+fn written(out: &Path, plan: &BotPlan) -> String {
+    let why = if plan.preset_by_pace {
+        format!(" (nearest in pace: its mean play takes {:.0} ms, the fit's mean {:.0} ms)", preset_play_mean(plan.preset), plan.family.mean(&plan.params))
+    } else {
+        String::new()
+    };
+    let scaled = if plan.motor_scale < 1.0 { format!(", its movements scaled by {:.3} to fit the person's fastest times", plan.motor_scale) } else { String::new() };
+    format!(
+        "\nwrote {}: {} bot '{}', strategy {}, preset {}{why}\n  a card play takes the fitted {}: a constant {:.2} ms movement{scaled}, plus the look {}\n",
+        out.display(),
+        plan.game,
+        plan.label,
+        plan.strategy,
+        plan.preset.name(),
+        plan.family.name(),
+        plan.motor,
+        look_toml(&plan.look)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_default_strategy_is_the_first_default_bot() {
+        assert_eq!(default_strategy(&["smart@skilled", "greedy@skilled"]), "smart");
+        assert_eq!(default_strategy(&["balanced@skilled"]), "balanced");
+        assert_eq!(default_strategy(games::find("spit").unwrap().default_bots()), "smart");
+    }
+
+    #[test]
+    fn fit_out_must_be_a_toml_file_in_an_existing_folder() {
+        assert!(check_out(Path::new("/no/such/dir/x.toml")).unwrap_err().contains("folder /no/such/dir does not exist"));
+        assert!(check_out(Path::new("x.csv")).unwrap_err().contains("must end in .toml"));
+        assert!(check_out(&std::env::temp_dir().join("x.toml")).is_ok());
+        assert!(check_out(&std::env::temp_dir()).unwrap_err().contains("must end in .toml"));
+    }
+}
