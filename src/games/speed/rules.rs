@@ -28,15 +28,33 @@ pub fn playable_on(cfg: &SpeedConfig, c: Card, top: Card) -> bool {
     if cfg.wrap { ranks_adjacent_circular(c.rank(), top.rank()) } else { ranks_adjacent_straight(c.rank(), top.rank()) }
 }
 
-/// Every card of the deck that may be played on `top`.
-pub fn fitting(cfg: &SpeedConfig, top: Card) -> CardSet {
-    let mut set = CardSet::EMPTY;
-    for rank in 1..=13u8 {
-        if playable_on(cfg, Card::new(rank, 0), top) {
-            set.0 |= 0xF << ((rank - 1) * 4);
+/// `FITTING[wrap][r]`: every card of the deck that may be played on a top of rank `r`
+/// (straight order, or circular when `wrap`), as [`playable_on`] decides it.
+const FITTING: [[u64; 14]; 2] = {
+    let mut t = [[0u64; 14]; 2];
+    let mut wrap = 0;
+    while wrap < 2 {
+        let mut top = 1u8;
+        while top <= 13 {
+            let mut rank = 1u8;
+            while rank <= 13 {
+                let adjacent = if wrap == 1 { ranks_adjacent_circular(rank, top) } else { ranks_adjacent_straight(rank, top) };
+                if adjacent {
+                    t[wrap][top as usize] |= 0xF << ((rank - 1) * 4);
+                }
+                rank += 1;
+            }
+            top += 1;
         }
+        wrap += 1;
     }
-    set
+    t
+};
+
+/// Every card of the deck that may be played on `top`.
+#[inline]
+pub fn fitting(cfg: &SpeedConfig, top: Card) -> CardSet {
+    CardSet(FITTING[cfg.wrap as usize][top.rank() as usize])
 }
 
 /// True if player `p` can play a hand card on a centre pile now.
@@ -49,9 +67,11 @@ pub fn has_play(cfg: &SpeedConfig, s: &SpeedState, p: usize) -> bool {
 /// order, each on pile 0 then pile 1, then the draw.
 pub fn legal_actions(cfg: &SpeedConfig, s: &SpeedState, p: usize, out: &mut ActionList<SpeedAction>) {
     let me = &s.players[p];
+    // Per centre pile, the cards that fit its top (none on a pile without a top).
+    let fits = s.centre.each_ref().map(|pile| pile.top.map_or(0, |t| fitting(cfg, t).0));
     for card in me.hand.iter() {
-        for (j, pile) in s.centre.iter().enumerate() {
-            if pile.top.is_some_and(|t| playable_on(cfg, card, t)) {
+        for (j, &fit) in fits.iter().enumerate() {
+            if fit >> card.0 & 1 == 1 {
                 out.push(SpeedAction::Play { card, pile: j as u8 });
             }
         }
@@ -175,5 +195,21 @@ impl RealtimeRules for SpeedRules {
             }
         }
         took_part
+    }
+}
+
+#[cfg(test)]
+mod fitting_tests {
+    use super::*;
+
+    #[test]
+    fn fitting_table_agrees_with_playable_on() {
+        for wrap in [false, true] {
+            let cfg = SpeedConfig { wrap, ..SpeedConfig::default() };
+            for t in 0..52 {
+                let want = (0..52).filter(|&c| playable_on(&cfg, Card(c), Card(t))).fold(0u64, |m, c| m | 1 << c);
+                assert_eq!(fitting(&cfg, Card(t)).0, want, "top {t}, wrap {wrap}");
+            }
+        }
     }
 }
