@@ -330,3 +330,28 @@ fn bot_labels_with_commas_and_quotes_survive_and_control_characters_are_refused(
         assert_error(&cardsim(&["match", "spit", "--bot", s(&f), "--bot", "smart"]), &[name, "label:", needle]);
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn run_writes_its_results_folder_like_any_output_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = dir("run");
+    let exp = d.join("exp.toml");
+    std::fs::write(&exp, "description = \"t\"\ngame = \"speed\"\nseed = 3\ngames = 20\n[[matchup]]\nbots = [\"smart\", \"greedy\"]\n").unwrap();
+    let out = d.join("out");
+    std::fs::create_dir(&out).unwrap();
+    // summary.csv is a link to a file elsewhere: written through, the link stays.
+    let elsewhere = d.join("kept-summary.csv");
+    std::fs::write(&elsewhere, "old").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("summary.csv")).unwrap();
+    let ok = cardsim(&["run", s(&exp), "--quiet", "--threads", "1", "--out", s(&out)]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(std::fs::symlink_metadata(out.join("summary.csv")).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(&elsewhere).unwrap().starts_with("game,"));
+    // A read-only file in the folder is refused, not replaced.
+    let lengths = out.join("lengths.csv");
+    let before = std::fs::read(&lengths).unwrap();
+    std::fs::set_permissions(&lengths, std::fs::Permissions::from_mode(0o444)).unwrap();
+    assert_error(&cardsim(&["run", s(&exp), "--quiet", "--threads", "1", "--out", s(&out)]), &["lengths.csv", "read-only"]);
+    assert_eq!(std::fs::read(&lengths).unwrap(), before);
+}

@@ -32,14 +32,13 @@ pub fn prepare(dir: &Path, flag: &str, parents: bool) -> Result<(), String> {
     std::fs::remove_file(&probe).map_err(|e| format!("{flag} {shown}: {e}"))
 }
 
-/// Writes `bytes` to `dir/name` through a temporary file renamed into place.
+/// Writes `bytes` to `dir/name` as every output file is written
+/// ([`crate::output::sink`]): a regular file through a temporary file renamed into
+/// place, a symlink through to its target, a pipe or device directly; a read-only
+/// file or a folder in the way is a one-line error.
 pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
     let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.tmp"));
-    std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, &path)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: cannot write: {e}", path.display())
-    })?;
+    crate::output::OutputPath::check("results file", &path)?.write(bytes)?;
     Ok(path)
 }
 

@@ -131,14 +131,12 @@ pub fn plot_folder(dir: &Path) -> Result<Vec<PathBuf>, String> {
     charts.iter().map(|(name, bytes)| write_atomically(dir, name, bytes)).collect()
 }
 
-/// Writes `dir/name` through a temporary file in `dir` renamed into place.
+/// Writes `dir/name` as every output file is written ([`super::sink`]): through a
+/// temporary file in its folder renamed into place (a symlink's target, a pipe or
+/// device directly); a read-only file in the way is an error.
 fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
     let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, &path)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: cannot write: {e}", path.display())
-    })?;
+    super::OutputPath::check("chart", &path)?.write(bytes)?;
     Ok(path)
 }
 
