@@ -45,6 +45,8 @@ enum Command {
     /// reports, against the first value, the paired change in the first seat's edge,
     /// each bot's score and the game length, with 95% intervals and p-values.
     Balance(BalanceArgs),
+    /// Redraw the charts (SVG) of a results folder from its CSV files.
+    Plot(PlotArgs),
     /// Sequential test: is bot A (first --bot) stronger than bot B by at least elo1 or
     /// at most elo0? Plays paired deals until the SPRT decides.
     Sprt(SprtArgs),
@@ -107,6 +109,16 @@ struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Continue an interrupted run (Ctrl-C) from its checkpoint in the results folder,
+    /// without replaying finished work; the files at the end are the same bytes.
+    #[arg(long)]
+    resume: bool,
+}
+
+#[derive(Args, Debug)]
+struct PlotArgs {
+    /// A results folder written by `cardsim run` (or `merge`, `balance --out`).
+    dir: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -299,6 +311,11 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Run(a) => run_experiment(a),
         Command::Merge(a) => run_merge(a),
         Command::Balance(a) => run_balance(a),
+        Command::Plot(a) => crate::output::charts::plot_folder(&a.dir).map(|paths| {
+            for p in paths {
+                println!("wrote {}", p.display());
+            }
+        }),
         Command::Sprt(a) => run_sprt_command(a),
         Command::List => {
             let mut out = Console::stdout();
@@ -415,23 +432,26 @@ fn run_matchup(p: &Table, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: us
         eprintln!("note: playing {played} matches ({} deals x {} seatings)", cfg.deals(seats), cfg.seatings(seats));
     }
     let start = Instant::now();
+    crate::interrupt::install();
     let stats = pool.install(|| runner::run(game.as_match_game(), cfg));
     let secs = start.elapsed().as_secs_f64();
+    let io = |e: std::io::Error| e.to_string();
+    if crate::interrupt::requested() {
+        writeln!(out, "PARTIAL RESULTS (interrupted): {} of {played} matches finished ({} deals); no file was written", stats.total_games(), stats.deals()).map_err(io)?;
+    }
     let labels = p.labels();
     let flags = p.settings.non_default();
     let seating = format!("{:?}", cfg.seating).to_lowercase();
     let rows = summary_rows(&MatchupLabels { game: p.entry.name(), bots: &labels, flags: &flags, seed: cfg.seed, seating: &seating }, &stats, game.metrics());
-    let io = |e: std::io::Error| e.to_string();
     writeln!(out, "{} | {} | seed {} | {}", p.entry.name(), labels.join(" vs "), cfg.seed, if flags.is_empty() { "default rules" } else { &flags }).map_err(io)?;
     print_summary(out, &rows, &stats).map_err(io)?;
-    for (h, m) in stats.metrics.iter().zip(game.metrics()) {
-        let sc = m.scale as f64;
-        writeln!(out, "{:>10}: mean {:.2}  sd {:.2}  p50 {}  p90 {}  p99 {}  max {}", m.name, h.mean() / sc, h.sd() / sc,
-            h.percentile(50.0) as f64 / sc, h.percentile(90.0) as f64 / sc, h.percentile(99.0) as f64 / sc, h.max() as f64 / sc).map_err(io)?;
-    }
+    crate::output::summary::print_metric_lines(out, &stats, game.metrics()).map_err(io)?;
     let total = stats.total_games();
     writeln!(out, "throughput: {total} matches in {secs:.2} s = {:.0} matches/s on {threads} threads ({:.0} per thread)",
         total as f64 / secs, total as f64 / secs / threads as f64).map_err(io)?;
+    if crate::interrupt::requested() {
+        return Err(crate::interrupt::INTERRUPTED.into());
+    }
     Ok(rows)
 }
 
@@ -455,10 +475,10 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
 fn run_experiment(a: RunArgs) -> Result<(), String> {
     use crate::experiment::{folder, run::{Shard, Study}, shard};
     let exp = Experiment::load(&a.file)?;
-    let games = a.games.unwrap_or(exp.games);
-    if games == 0 {
-        return Err("--games must be at least 1".into());
-    }
+    let games = match a.games {
+        Some(g) => check_count("--games", g, 1, MAX_GAMES)?,
+        None => check_count(&format!("{}: games", crate::output::clip_path(&a.file)), exp.games, 1, MAX_GAMES)?,
+    };
     let shard_of = a.shard.as_deref().map(Shard::parse).transpose()?;
     // A run that changes the results never replaces the committed folder by default.
     let out = match (&a.out, shard_of) {
@@ -474,7 +494,27 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
     folder::prepare(&out, if a.out.is_some() { "--out" } else { "results folder" }, a.out.is_none())?;
     let (pool, _) = thread_pool(a.threads)?;
     let shard = shard_of.unwrap_or(Shard::ALL);
-    let state = pool.install(|| study.play(shard, a.quiet));
+    let (start, done) = match shard::load_checkpoint(&out, &study, shard)? {
+        Some((state, done)) if a.resume => {
+            eprintln!("resuming {}: {done} of {} units already played", out.display(), study.units_len(shard));
+            (state, done)
+        }
+        Some(_) => {
+            eprintln!("note: {} holds an interrupted run; starting over (--resume continues it)", out.display());
+            (study.empty_state(), 0)
+        }
+        None if a.resume => return Err(format!("--resume: no interrupted run in {} ({} not found)", out.display(), shard::checkpoint_name(shard))),
+        None => (study.empty_state(), 0),
+    };
+    crate::interrupt::install();
+    let played = pool.install(|| study.play_from(shard, a.quiet, start, done, |state, units| shard::save_checkpoint(&out, &study, shard, state, units)))?;
+    if !played.complete {
+        study.print_partial(&mut std::io::stdout().lock(), &played.shown)?;
+        eprintln!("interrupted: the finished work is saved in {}; continue with the same command and --resume", out.join(shard::checkpoint_name(shard)).display());
+        return Err(crate::interrupt::INTERRUPTED.into());
+    }
+    let _ = std::fs::remove_file(out.join(shard::checkpoint_name(shard)));
+    let state = played.state;
     if shard_of.is_some() {
         let path = folder::write(&out, &shard::file_name(shard), &shard::to_bytes(&study, &a.file, shard, state)?)?;
         println!("wrote {} (shard {}/{}: merge every shard with `cardsim merge DIR... --out DIR`)", path.display(), shard.k + 1, shard.n);
@@ -522,9 +562,7 @@ fn balance_experiment(a: &BalanceArgs) -> Result<String, String> {
 
 fn run_balance(a: BalanceArgs) -> Result<(), String> {
     use crate::experiment::{folder, run::{Shard, Study}};
-    if a.games == 0 {
-        return Err("--games must be at least 1".into());
-    }
+    check_count("--games", a.games, 1, MAX_GAMES)?;
     let text = balance_experiment(&a)?;
     let study = Study::new(Experiment::parse(&text, std::path::Path::new("balance.toml"))?, a.games)?;
     if let Some(out) = &a.out {

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod experiment;
 pub mod fit;
 pub mod games;
+pub mod interrupt;
 pub mod reaction;
 pub mod rng;
 pub mod runner;

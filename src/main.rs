@@ -35,8 +35,12 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let Err(e) = cardsim::cli::run(cli) {
-        eprintln!("error: {}", safe_line(&e));
-        std::process::exit(2);
+    match cardsim::cli::run(cli) {
+        Ok(()) => {}
+        Err(e) if e == cardsim::interrupt::INTERRUPTED => std::process::exit(cardsim::interrupt::EXIT_CODE),
+        Err(e) => {
+            eprintln!("error: {}", safe_line(&e));
+            std::process::exit(2);
+        }
     }
 }

@@ -596,7 +596,9 @@ pub fn run_deals(game: &dyn MatchGame, cfg: &RunConfig, deals: std::ops::Range<u
 
 /// Plays `deals` in parallel chunks on the current rayon pool: each chunk starts from
 /// `empty()`, `play` adds one deal to it, and `merge` folds the chunks together. With
-/// exact integer aggregates the result is the same on any thread count.
+/// exact integer aggregates the result is the same on any thread count. After Ctrl-C
+/// ([`crate::interrupt`]) the deals not yet started are skipped: the result then covers
+/// only the deals that finished.
 pub fn for_deals<S: Send>(deals: std::ops::Range<u64>, empty: impl Fn() -> S + Sync + Send, play: impl Fn(&mut S, u64) + Sync + Send, merge: impl Fn(&mut S, S) + Sync + Send) -> S {
     let first = deals.start;
     let chunk_len = chunk_size(deals.end - first);
@@ -605,6 +607,9 @@ pub fn for_deals<S: Send>(deals: std::ops::Range<u64>, empty: impl Fn() -> S + S
         .map(|chunk| {
             let mut s = empty();
             for deal in first + chunk * chunk_len..(first + (chunk + 1) * chunk_len).min(deals.end) {
+                if crate::interrupt::requested() {
+                    break;
+                }
                 play(&mut s, deal);
             }
             s

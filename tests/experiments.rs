@@ -57,8 +57,8 @@ fn a_run_writes_its_folder_the_same_on_one_and_two_threads() {
     let out = root.join("results/small");
     let one = files(&out);
     let names: Vec<&str> = one.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["lengths.csv", "manifest.toml", "summary.csv"]);
-    let manifest = String::from_utf8(one[1].1.clone()).unwrap();
+    assert_eq!(names, ["lengths.csv", "lengths.svg", "manifest.toml", "summary.csv"]);
+    let manifest = String::from_utf8(one[2].1.clone()).unwrap();
     for key in ["experiment = \"small.toml\"", "experiment_sha256 = ", "cardsim_version = ", "code_commit = ", "seed = 4", "games = 400", "[[cell]]"] {
         assert!(manifest.contains(key), "manifest lacks {key}: {manifest}");
     }
@@ -121,6 +121,14 @@ fn a_sweep_compares_every_point_with_the_first_on_the_same_deals() {
     assert!(slow[at("diff")].parse::<f64>().unwrap() < 0.0, "{slow:?}");
     let summary = std::fs::read_to_string(root.join("results/sweep/summary.csv")).unwrap();
     assert!(summary.contains("smart@skilled look.mu=380"));
+    for chart in ["sweep.svg", "differences.svg", "lengths.svg"] {
+        assert!(root.join("results/sweep").join(chart).exists(), "{chart}");
+    }
+    // `cardsim plot` redraws the charts from the CSVs, byte for byte.
+    let before = std::fs::read(root.join("results/sweep/sweep.svg")).unwrap();
+    std::fs::remove_file(root.join("results/sweep/sweep.svg")).unwrap();
+    ok(&["plot", root.join("results/sweep").to_str().unwrap()]);
+    assert_eq!(std::fs::read(root.join("results/sweep/sweep.svg")).unwrap(), before);
 }
 
 #[test]

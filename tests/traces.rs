@@ -196,10 +196,10 @@ fn trace_of_an_experiment_matchup_uses_its_seed_and_flags() {
     let ms = &events[0];
     check_match_start(ms, "spit", 3, 5, 2, 2, &[("spit.num_stockpiles", "4")]);
     assert_eq!(ms["matchup"], 2);
-    assert_eq!(ms["bots"], serde_json::json!(["greedy@skilled", "smart@skilled"]));
+    assert_eq!(ms["bots"], serde_json::json!(["smart@expert", "smart@skilled"]));
     assert_eq!(of_kind(&events, "deal")[0]["layouts"][0]["slots"].as_array().unwrap().len(), 4);
     // The same match as tracing the game directly with the experiment's bots, seed and flags.
-    let direct = jsonl(&["spit", "--bot", "smart@skilled", "--bot", "greedy@skilled", "--seed", "3", "--index", "5", "--set", "spit.num_stockpiles=4"]);
+    let direct = jsonl(&["spit", "--bot", "smart@expert", "--bot", "smart@skilled", "--seed", "3", "--index", "5", "--set", "spit.num_stockpiles=4"]);
     assert_eq!(events[1..], direct[1..]);
     let mut ms_direct = direct[0].clone();
     ms_direct["matchup"] = serde_json::json!(2);

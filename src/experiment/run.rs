@@ -17,6 +17,20 @@ use crate::table::Table;
 use std::io::Write;
 use std::ops::Range;
 
+/// Segments per table (or per sweep) a run is played in: the unit of resuming.
+pub const SEGMENTS: u64 = 32;
+
+/// What a run played.
+pub struct Played {
+    /// The finished units' exact aggregate (what a resumed run continues from).
+    pub state: StudyState,
+    /// Everything that finished, including an interrupted unit's finished deals (for
+    /// the partial summary).
+    pub shown: StudyState,
+    /// False when Ctrl-C stopped the run.
+    pub complete: bool,
+}
+
 /// Which share of the deals a run plays: shard `k` of `n` (0-based), `0/1` for all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Shard {
@@ -149,39 +163,90 @@ impl Study {
         y
     }
 
+    /// The work of a shard in order: per cell (all cells at once in a sweep, which
+    /// compares them deal by deal) its deals in up to [`SEGMENTS`] segments. A run
+    /// interrupted by Ctrl-C resumes after the last finished unit.
+    fn units(&self, shard: Shard) -> Vec<(Option<usize>, Range<u64>)> {
+        let split = |cell: Option<usize>, r: Range<u64>| {
+            let len = r.end - r.start;
+            let step = len.div_ceil(SEGMENTS).max(1);
+            (0..len.div_ceil(step)).map(move |i| (cell, r.start + i * step..(r.start + (i + 1) * step).min(r.end))).collect::<Vec<_>>()
+        };
+        if self.is_sweep() {
+            split(None, shard.range(self.deals(0)))
+        } else {
+            (0..self.cells.len()).flat_map(|c| split(Some(c), shard.range(self.deals(c)))).collect()
+        }
+    }
+
+    /// Units of work of a shard ([`Study::units`]).
+    pub fn units_len(&self, shard: Shard) -> usize {
+        self.units(shard).len()
+    }
+
+    /// Plays one unit on the current rayon pool into a fresh state.
+    fn play_unit(&self, (cell, deals): (Option<usize>, Range<u64>), bar: &indicatif::ProgressBar) -> StudyState {
+        let mut state = self.empty_state();
+        match cell {
+            Some(c) => state.stats[c] = crate::runner::run_deals(self.built[c].as_match_game(), &self.config(c), deals, bar),
+            None => {
+                let configs: Vec<RunConfig> = (0..self.cells.len()).map(|c| self.config(c)).collect();
+                let (stats, paired) = for_deals(
+                    deals,
+                    || (self.empty_state().stats, vec![PairedSums::default(); self.cells.len()]),
+                    |(stats, paired), deal| {
+                        let ys: Vec<Vec<i64>> = (0..self.cells.len())
+                            .map(|c| {
+                                let tally = play_deal(self.built[c].as_match_game(), &configs[c], deal, &mut stats[c]);
+                                bar.inc(stats[c].seatings);
+                                self.figures(c, &tally)
+                            })
+                            .collect();
+                        for (p, y) in paired.iter_mut().zip(&ys) {
+                            p.add(y, &ys[0]);
+                        }
+                    },
+                    |(a, pa), (b, pb)| {
+                        a.iter_mut().zip(&b).for_each(|(x, y)| x.merge(y));
+                        pa.iter_mut().zip(&pb).for_each(|(x, y)| x.merge(y));
+                    },
+                );
+                state = StudyState { stats, paired };
+            }
+        }
+        state
+    }
+
+    /// Plays this shard's deals of every cell on the current rayon pool, starting after
+    /// the first `done` units whose results `state` already holds, and calls
+    /// `checkpoint(state, units done)` after each unit. On Ctrl-C it stops at the next
+    /// deal boundary; the outcome then says what finished.
+    pub fn play_from(&self, shard: Shard, quiet: bool, mut state: StudyState, done: usize, mut checkpoint: impl FnMut(&StudyState, usize) -> Result<(), String>) -> Result<Played, String> {
+        let units = self.units(shard);
+        let matches = |u: &(Option<usize>, Range<u64>)| match u.0 {
+            Some(c) => (u.1.end - u.1.start) * self.seatings(c),
+            None => (u.1.end - u.1.start) * (0..self.cells.len()).map(|c| self.seatings(c)).sum::<u64>(),
+        };
+        let bar = crate::runner::progress_bar(units.iter().map(matches).sum(), quiet, &self.exp.name);
+        bar.inc(units.iter().take(done).map(matches).sum());
+        for (i, unit) in units.iter().enumerate().skip(done) {
+            let part = self.play_unit(unit.clone(), &bar);
+            if crate::interrupt::requested() {
+                bar.finish_and_clear();
+                let mut shown = state.clone();
+                shown.merge(&part);
+                return Ok(Played { state, shown, complete: false });
+            }
+            state.merge(&part);
+            checkpoint(&state, i + 1)?;
+        }
+        bar.finish_and_clear();
+        Ok(Played { shown: state.clone(), state, complete: true })
+    }
+
     /// Plays this shard's deals of every cell on the current rayon pool.
     pub fn play(&self, shard: Shard, quiet: bool) -> StudyState {
-        let bar = crate::runner::progress_bar(self.matches(shard), quiet, &self.exp.name);
-        let empty_stats = || (0..self.cells.len()).map(|c| MatchupStats::for_game(self.built[c].as_match_game(), self.seatings(c))).collect::<Vec<_>>();
-        let state = if self.is_sweep() {
-            let configs: Vec<RunConfig> = (0..self.cells.len()).map(|c| self.config(c)).collect();
-            let (stats, paired) = for_deals(
-                shard.range(self.deals(0)),
-                || (empty_stats(), vec![PairedSums::default(); self.cells.len()]),
-                |(stats, paired), deal| {
-                    let ys: Vec<Vec<i64>> = (0..self.cells.len())
-                        .map(|c| {
-                            let tally = play_deal(self.built[c].as_match_game(), &configs[c], deal, &mut stats[c]);
-                            bar.inc(stats[c].seatings);
-                            self.figures(c, &tally)
-                        })
-                        .collect();
-                    for (p, y) in paired.iter_mut().zip(&ys) {
-                        p.add(y, &ys[0]);
-                    }
-                },
-                |(a, pa), (b, pb)| {
-                    a.iter_mut().zip(&b).for_each(|(x, y)| x.merge(y));
-                    pa.iter_mut().zip(&pb).for_each(|(x, y)| x.merge(y));
-                },
-            );
-            StudyState { stats, paired }
-        } else {
-            let stats = (0..self.cells.len()).map(|c| crate::runner::run_deals(self.built[c].as_match_game(), &self.config(c), shard.range(self.deals(c)), &bar)).collect();
-            StudyState { stats, paired: Vec::new() }
-        };
-        bar.finish_and_clear();
-        state
+        self.play_from(shard, quiet, self.empty_state(), 0, |_, _| Ok(())).expect("no checkpoint to fail").shown
     }
 
     /// An empty state of the right shape (for merging shards).
@@ -203,14 +268,35 @@ impl Study {
 
     /// Prints every cell's summary, then the sweep's comparisons or the ratings.
     pub fn print(&self, out: &mut dyn Write, state: &StudyState) -> Result<(), String> {
+        self.print_summaries(out, state, false)
+    }
+
+    /// Prints what an interrupted run finished, marked partial: the summaries of the
+    /// tables that played deals, without comparisons or ratings.
+    pub fn print_partial(&self, out: &mut dyn Write, state: &StudyState) -> Result<(), String> {
+        self.print_summaries(out, state, true)
+    }
+
+    fn print_summaries(&self, out: &mut dyn Write, state: &StudyState, partial: bool) -> Result<(), String> {
         let io = |e: std::io::Error| e.to_string();
         writeln!(out, "{}: {}", self.exp.name, self.exp.description).map_err(io)?;
+        if partial {
+            let (done, all): (u64, u64) = (state.stats.iter().map(|s| s.total_games()).sum(), self.matches(Shard::ALL));
+            writeln!(out, "PARTIAL RESULTS (interrupted): {done} of {all} matches finished; no file was written").map_err(io)?;
+        }
         for c in 0..self.cells.len() {
+            if partial && state.stats[c].deals() == 0 {
+                writeln!(out, "\n[{}] {}: not started", c + 1, self.cells[c].label).map_err(io)?;
+                continue;
+            }
             let t = &self.tables[c];
             let flags = t.settings.non_default();
             writeln!(out, "\n[{}] {} | {} | seed {} | {}", c + 1, t.entry.name(), t.labels().join(" vs "), self.exp.seed, if flags.is_empty() { "default rules" } else { &flags }).map_err(io)?;
             print_summary(out, &self.rows(state, c), &state.stats[c]).map_err(io)?;
             print_metric_lines(out, &state.stats[c], self.built[c].metrics()).map_err(io)?;
+        }
+        if partial {
+            return Ok(());
         }
         if self.is_sweep() {
             writeln!(out, "\npaired comparisons with the first point ({}), same deals:", self.cells[0].label).map_err(io)?;
@@ -357,7 +443,8 @@ impl Study {
 
     /// Every results file of a finished run, name and bytes: `summary.csv`,
     /// `lengths.csv`, `sweep.csv` (sweeps), `ratings.csv` (round robins, gauntlets,
-    /// head-to-heads) and `manifest.toml`.
+    /// head-to-heads), the charts drawn from them ([`crate::output::charts`]) and
+    /// `manifest.toml`.
     pub fn files(&self, state: &StudyState) -> Result<Vec<(String, Vec<u8>)>, String> {
         let mut files = Vec::new();
         let rows: Vec<SummaryRow> = (0..self.cells.len()).flat_map(|c| self.rows(state, c)).collect();
@@ -383,6 +470,7 @@ impl Study {
         if let Some((h, r)) = self.ratings(state)? {
             files.push(("ratings.csv".into(), folder::csv_bytes(&h, &r)?));
         }
+        files.extend(crate::output::charts::draw(&files)?);
         let manifest = Manifest {
             experiment: format!("{}.toml", self.exp.name),
             experiment_sha256: self.exp.sha256.clone(),

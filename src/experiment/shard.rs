@@ -1,6 +1,8 @@
-//! Studies split across machines: `cardsim run FILE --shard K/N --out DIR` plays only
-//! its share of the deals and writes its exact partial state; `cardsim merge DIR...
-//! --out DIR` adds the parts and writes exactly the files a single run writes.
+//! Partial states. Studies split across machines: `cardsim run FILE --shard K/N --out
+//! DIR` plays only its share of the deals and writes its exact partial state; `cardsim
+//! merge DIR... --out DIR` adds the parts and writes exactly the files a single run
+//! writes. Interrupted runs: a checkpoint after every finished unit of work lets
+//! `cardsim run FILE --resume` continue without replaying it.
 
 use super::run::{Shard, Study, StudyState};
 use super::Experiment;
@@ -86,4 +88,48 @@ pub fn merge(dirs: &[PathBuf]) -> Result<(Study, StudyState), String> {
         state.merge(&p.state);
     }
     Ok((study, state))
+}
+
+/// A run's checkpoint in its results folder: the finished units and their state.
+#[derive(Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// SHA-256 of the experiment file.
+    pub experiment_sha256: String,
+    /// Matches per cell asked for.
+    pub games: u64,
+    /// The code that played it.
+    pub code_commit: String,
+    /// Which shard.
+    pub shard: Shard,
+    /// Units of work finished.
+    pub units_done: usize,
+    /// Their counts and histograms.
+    pub state: StudyState,
+}
+
+/// The checkpoint file of a shard (`.resume-1-of-1.json` for a whole run).
+pub fn checkpoint_name(shard: Shard) -> String {
+    format!(".resume-{}-of-{}.json", shard.k + 1, shard.n)
+}
+
+/// Writes the checkpoint after `units_done` units.
+pub fn save_checkpoint(dir: &Path, study: &Study, shard: Shard, state: &StudyState, units_done: usize) -> Result<(), String> {
+    let c = Checkpoint { experiment_sha256: study.exp.sha256.clone(), games: study.games, code_commit: super::folder::CODE_COMMIT.into(), shard, units_done, state: state.clone() };
+    super::folder::write(dir, &checkpoint_name(shard), &serde_json::to_vec(&c).map_err(|e| e.to_string())?).map(|_| ())
+}
+
+/// The checkpoint of this run in `dir`, if there is one: an error if it belongs to
+/// another run (experiment contents, games, shard or code differ).
+pub fn load_checkpoint(dir: &Path, study: &Study, shard: Shard) -> Result<Option<(StudyState, usize)>, String> {
+    let path = dir.join(checkpoint_name(shard));
+    let Ok(bytes) = std::fs::read(&path) else { return Ok(None) };
+    let c: Checkpoint = serde_json::from_slice(&bytes).map_err(|e| format!("{}: not a cardsim checkpoint: {e}", path.display()))?;
+    if c.experiment_sha256 != study.exp.sha256 || c.games != study.games || c.shard != shard || c.code_commit != super::folder::CODE_COMMIT {
+        return Err(format!("{}: from another run (the experiment file, --games, --shard or the code changed); delete it to start over", path.display()));
+    }
+    let empty = study.empty_state();
+    if c.state.stats.len() != empty.stats.len() || c.state.paired.len() != empty.paired.len() {
+        return Err(format!("{}: does not match the experiment's tables", path.display()));
+    }
+    Ok(Some((c.state, c.units_done)))
 }

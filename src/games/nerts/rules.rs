@@ -688,22 +688,26 @@ pub fn work_moves(cfg: &NertsConfig, l: &Layout, locks: u8, mut f: impl FnMut(Ne
     }
 }
 
+/// True if card `e` has a place from layout `l`: a foundation taking `needs`, an empty
+/// work slot (`empty`), or a work pile it builds on.
+pub fn has_place(l: &Layout, e: Eff, needs: u64, empty: bool) -> bool {
+    fits_foundation(e, needs)
+        || empty
+        || (0..WORK_PILES).any(|t| {
+            l.top_eff(t).is_some_and(|te| {
+                let mut any = false;
+                place_options(e, te, |_| any = true);
+                any
+            })
+        })
+}
+
 /// Items 1-3 of NERTS-STUCK-1 on layout `l` with foundations taking `needs`: the Nerts
 /// top playable or to be flipped, a work top to a foundation, or a card that is or will
 /// be the waste top during one pass playable anywhere.
 pub fn useful_now(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
     let empty = l.has_empty_slot();
-    let card_useful = |e: Eff, empty: bool| {
-        fits_foundation(e, needs)
-            || empty
-            || (0..WORK_PILES).any(|t| {
-                l.top_eff(t).is_some_and(|te| {
-                    let mut any = false;
-                    place_options(e, te, |_| any = true);
-                    any
-                })
-            })
-    };
+    let card_useful = |e: Eff, empty: bool| has_place(l, e, needs, empty);
     if l.nerts_len > 0 {
         if !l.nerts_up {
             return true;

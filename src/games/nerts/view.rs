@@ -7,7 +7,7 @@
 //! cheat.
 
 use super::config::NertsConfig;
-use super::rules::{apply_in_layout, fits_foundation, place_options, team_scores, NertsAction, Source};
+use super::rules::{apply_in_layout, fits_foundation, has_place, team_scores, NertsAction, Source};
 use super::state::{Eff, Layout, NertsState, LOCK_NERTS, LOCK_STOCK, WORK_PILES};
 
 /// One player's view of a Nerts state.
@@ -119,17 +119,7 @@ impl<'a> NertsView<'a> {
         }
         let needs = self.needs();
         let empty = l.has_empty_slot();
-        let placeable = |e: Eff| {
-            fits_foundation(e, needs)
-                || empty
-                || (0..WORK_PILES).any(|t| {
-                    l.top_eff(t).is_some_and(|te| {
-                        let mut any = false;
-                        place_options(e, te, |_| any = true);
-                        any
-                    })
-                })
-        };
+        let placeable = |e: Eff| has_place(&l, e, needs, empty);
         let nerts = l.locks & LOCK_NERTS == 0 && l.nerts_top().filter(|_| l.nerts_up).is_some_and(|v| placeable(l.loose_eff(v)));
         let waste = l.locks & LOCK_STOCK == 0 && l.waste_top().is_some_and(|v| placeable(l.loose_eff(v)));
         let work = (0..WORK_PILES).any(|i| l.top_eff(i).is_some_and(|e| fits_foundation(e, needs)));

@@ -312,6 +312,17 @@ impl Maker {
     }
 }
 
+/// A selfish ballot: yes on a gain above [`MARGIN`], no on a loss beyond it, else abstain.
+fn by_gain(g: f64) -> Ballot {
+    if g > MARGIN {
+        Ballot::Yes
+    } else if g < -MARGIN {
+        Ballot::No
+    } else {
+        Ballot::Abstain
+    }
+}
+
 impl Voter {
     /// The proposal this player puts to the round's Rule Vote, if any.
     pub fn propose(self, v: &MetaView) -> Option<Proposal> {
@@ -346,16 +357,7 @@ impl Voter {
     pub fn vote(self, v: &MetaView, p: &Proposal) -> Ballot {
         match self {
             Voter::None => Ballot::Abstain,
-            Voter::Selfish => {
-                let g = v.gain(p.change);
-                if g > MARGIN {
-                    Ballot::Yes
-                } else if g < -MARGIN {
-                    Ballot::No
-                } else {
-                    Ballot::Abstain
-                }
-            }
+            Voter::Selfish => by_gain(v.gain(p.change)),
             Voter::Fair => match p.change {
                 Change::Remove { serial } if v.unfair(serial) => Ballot::Yes,
                 _ => Ballot::No,
@@ -370,16 +372,7 @@ impl Voter {
         match self {
             Voter::None => Ballot::Abstain,
             Voter::Fair => Ballot::No,
-            Voter::Selfish => {
-                let g = v.rule_value(log.rule, log.params);
-                if g > MARGIN {
-                    Ballot::Yes
-                } else if g < -MARGIN {
-                    Ballot::No
-                } else {
-                    Ballot::Abstain
-                }
-            }
+            Voter::Selfish => by_gain(v.rule_value(log.rule, log.params)),
         }
     }
 }
