@@ -82,7 +82,8 @@ struct BenchArgs {
 struct LegalArgs {
     /// Game of the position (only `lopti` has a position query).
     game: String,
-    /// JSON file with the acting player's view, or `-` for stdin (see docs/lopti.md).
+    /// JSON file with the acting player's view, or `-` for stdin (see docs/lopti.md). A
+    /// key given twice, a pile of more than 44 plays or a fifth card of a rank is an error.
     #[arg(long, value_name = "FILE|-")]
     position: String,
 }
@@ -186,7 +187,9 @@ struct TableArgs {
     /// Master seed: the same seed gives byte-identical results.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Variant flag as KEY=VALUE, e.g. spit.num_stockpiles=4 (repeatable; `cardsim list` shows all).
+    /// Variant flag as KEY=VALUE, e.g. spit.num_stockpiles=4 (repeatable, each flag once;
+    /// `cardsim list` shows all). Values are compared as values (0200000 is 200000); a
+    /// flag that would do nothing under the other flags is an error saying what it needs.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
     #[command(flatten)]
@@ -253,7 +256,7 @@ struct SprtArgs {
     /// Bot A then bot B, as STRATEGY[@PRESET] or bot files (exactly two).
     #[arg(long = "bot", value_name = "SPEC", num_args = 1, required = true)]
     bots: Vec<String>,
-    /// Variant flag as KEY=VALUE (repeatable).
+    /// Variant flag as KEY=VALUE (repeatable, each flag once; see `match --set`).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
     /// Elo difference (A over B) under H0, in the units of --model.

@@ -188,6 +188,12 @@ fn absurd_counts_are_refused_with_the_limit() {
     assert_error(&cardsim(&["session", "lopti", "--sessions", "18446744073709551615"]), &["--sessions", "at most"]);
     assert_error(&cardsim(&["session", "lopti", "--trace-index", "18446744073709551615"]), &["--trace-index", "at most"]);
     assert_error(&cardsim(&["session", "lopti", "--sessions", "10", "--threads", "5000"]), &["--threads", "at most 1024"]);
+    assert_error(&cardsim(&["balance", "spit", "--vary", "spit.num_stockpiles=5,4", "--games", "18446744073709551615"]), &["--games", "at most"]);
+    let d = dir("counts");
+    let exp = d.join("exp.toml");
+    std::fs::write(&exp, "description = \"t\"\ngame = \"speed\"\nseed = 3\ngames = 18446744073709551615\n[[matchup]]\nbots = [\"smart\", \"greedy\"]\n").unwrap();
+    assert_error(&cardsim(&["run", s(&exp), "--out", s(&d.join("out"))]), &["exp.toml: games", "at most"]);
+    assert_error(&cardsim(&["run", s(&exp), "--games", "10000000000000", "--out", s(&d.join("out"))]), &["--games", "at most"]);
 }
 
 /// The `flags` column of a CSV written to standard output, and the summary's first line.
