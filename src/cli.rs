@@ -314,11 +314,14 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Run(a) => run_experiment(a),
         Command::Merge(a) => run_merge(a),
         Command::Balance(a) => run_balance(a),
-        Command::Plot(a) => crate::output::charts::plot_folder(&a.dir).map(|paths| {
+        Command::Plot(a) => {
+            let paths = crate::output::charts::plot_folder(&a.dir)?;
+            let mut out = Console::stdout();
             for p in paths {
-                println!("wrote {}", p.display());
+                let _ = writeln!(out, "wrote {}", p.display());
             }
-        }),
+            out.finish()
+        }
         Command::Sprt(a) => run_sprt_command(a),
         Command::List => {
             let mut out = Console::stdout();
@@ -375,11 +378,8 @@ fn run_legal(a: LegalArgs) -> Result<(), String> {
     if games::find(&a.game)?.name() != "lopti" {
         return Err(format!("legal: no position query for {}; only lopti has one", a.game));
     }
-    let text = if a.position == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("--position -: cannot read stdin: {e}"))?
-    } else {
-        std::fs::read_to_string(&a.position).map_err(|e| format!("--position {}: cannot read: {e}", a.position))?
-    };
+    let path = std::path::Path::new(&a.position);
+    let text = crate::tomlfile::read_text(path, &format!("--position {}", crate::output::clip_path(path)))?;
     let lines = games::lopti::position::legal_lines(&text)?;
     let mut out = Console::stdout();
     for l in &lines {
@@ -512,7 +512,9 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
     crate::interrupt::install();
     let played = pool.install(|| study.play_from(shard, a.quiet, start, done, |state, units| shard::save_checkpoint(&out, &study, shard, state, units)))?;
     if !played.complete {
-        study.print_partial(&mut std::io::stdout().lock(), &played.shown)?;
+        let mut console = Console::stdout();
+        study.print_partial(&mut console, &played.shown)?;
+        let _ = console.finish();
         eprintln!("interrupted: the finished work is saved in {}; continue with the same command and --resume", out.join(shard::checkpoint_name(shard)).display());
         return Err(crate::interrupt::INTERRUPTED.into());
     }
@@ -520,8 +522,9 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
     let state = played.state;
     if shard_of.is_some() {
         let path = folder::write(&out, &shard::file_name(shard), &shard::to_bytes(&study, &a.file, shard, state)?)?;
-        println!("wrote {} (shard {}/{}: merge every shard with `cardsim merge DIR... --out DIR`)", path.display(), shard.k + 1, shard.n);
-        return Ok(());
+        let mut console = Console::stdout();
+        let _ = writeln!(console, "wrote {} (shard {}/{}: merge every shard with `cardsim merge DIR... --out DIR`)", path.display(), shard.k + 1, shard.n);
+        return console.finish();
     }
     write_study(&study, &state, &out)
 }
@@ -529,12 +532,15 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
 /// Prints a finished study and writes its results folder.
 fn write_study(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path) -> Result<(), String> {
     let files = study.files(state)?;
-    study.print(&mut std::io::stdout().lock(), state)?;
+    // A closed standard output (| head) must not cost the files: printing goes through a
+    // Console, which keeps its error until the files are written.
+    let mut console = Console::stdout();
+    study.print(&mut console, state)?;
     for (name, bytes) in &files {
         crate::experiment::folder::write(out, name, bytes)?;
     }
-    println!("wrote {}/ ({})", out.display(), files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "));
-    Ok(())
+    let _ = writeln!(console, "wrote {}/ ({})", out.display(), files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "));
+    console.finish()
 }
 
 /// The experiment file equivalent to a `cardsim balance` command line.

@@ -176,6 +176,20 @@ fn a_closed_stdout_still_writes_the_csv_and_ends_quietly() {
     assert!(out.status.success(), "exit {:?}: {err}", out.status.code());
     assert!(err.is_empty(), "nothing on stderr (no panic, no broken pipe): {err}");
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 9, "the CSV was written");
+    // The same for an experiment's results folder.
+    let exp = d.join("exp.toml");
+    std::fs::write(&exp, "description = \"t\"\ngame = \"speed\"\nseed = 3\ngames = 200\n[[matchup]]\nbots = [\"smart\", \"greedy\"]\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsim"))
+        .args(["run", s(&exp), "--threads", "1", "--quiet", "--out", s(&d.join("out"))])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.is_empty(), "exit {:?}: {err}", out.status.code());
+    assert!(d.join("out/summary.csv").exists(), "the results folder was written");
 }
 
 #[test]
@@ -360,4 +374,17 @@ fn run_writes_its_results_folder_like_any_output_file() {
     std::fs::set_permissions(&lengths, std::fs::Permissions::from_mode(0o444)).unwrap();
     assert_error(&cardsim(&["run", s(&exp), "--quiet", "--threads", "1", "--out", s(&out)]), &["lengths.csv", "read-only"]);
     assert_eq!(std::fs::read(&lengths).unwrap(), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn endless_or_binary_input_files_are_refused() {
+    if Path::new("/dev/zero").exists() {
+        assert_error(&cardsim(&["legal", "lopti", "--position", "/dev/zero"]), &["--position /dev/zero: more than 64 MiB"]);
+    }
+    let d = dir("binary");
+    let bin = d.join("bot.toml");
+    std::fs::write(&bin, [0x67, 0x61, 0xff, 0xfe, 0x00]).unwrap();
+    assert_error(&cardsim(&["match", "spit", "--bot", s(&bin), "--bot", "smart"]), &["bot.toml: not UTF-8"]);
+    assert_error(&cardsim(&["run", s(&bin)]), &["bot.toml: not UTF-8"]);
 }

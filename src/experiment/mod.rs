@@ -108,7 +108,7 @@ impl Experiment {
     /// Reads and checks an experiment file (and every table it describes, except the
     /// bots and flags, which the game checks).
     pub fn load(path: &Path) -> Result<Experiment, String> {
-        let text = std::fs::read_to_string(path).map_err(|err| format!("{}: cannot read: {err}", path.display()))?;
+        let text = crate::tomlfile::read_text(path, &crate::output::quote::clip_path(path))?;
         Experiment::parse(&text, path)
     }
 
