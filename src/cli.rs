@@ -497,7 +497,9 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
     folder::prepare(&out, if a.out.is_some() { "--out" } else { "results folder" }, a.out.is_none())?;
     let (pool, _) = thread_pool(a.threads)?;
     let shard = shard_of.unwrap_or(Shard::ALL);
-    let (start, done) = match shard::load_checkpoint(&out, &study, shard)? {
+    // Without --resume a checkpoint (of this run or another) is only noted and replaced.
+    let checkpoint = if a.resume { shard::load_checkpoint(&out, &study, shard)? } else { shard::load_checkpoint(&out, &study, shard).unwrap_or(None).or_else(|| out.join(shard::checkpoint_name(shard)).exists().then(|| (study.empty_state(), 0))) };
+    let (start, done) = match checkpoint {
         Some((state, done)) if a.resume => {
             eprintln!("resuming {}: {done} of {} units already played", out.display(), study.units_len(shard));
             (state, done)

@@ -176,3 +176,18 @@ fn bot_files_in_an_experiment_are_found_beside_the_file() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(root.join("results/paths/summary.csv").exists());
 }
+
+#[test]
+fn a_stale_checkpoint_is_replaced_without_resume_and_refused_with_it() {
+    let root = scratch("stale");
+    let file = experiment(&root, "small", SPEED);
+    let out = root.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join(".resume-1-of-1.json"), b"{\"not\": \"ours\"}").unwrap();
+    assert!(fails(&["run", &file, "--out", out.to_str().unwrap(), "--resume"]).contains("not a cardsim checkpoint"));
+    let run = cardsim(&["run", &file, "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("starting over"));
+    assert!(out.join("summary.csv").exists() && !out.join(".resume-1-of-1.json").exists());
+}
+
