@@ -159,19 +159,19 @@ fn an_unwritable_folder_is_refused_before_the_first_match() {
     assert_error(&cardsim(&["match", "spit", "--games", "1000000000000", "--csv", s(&locked.join("o.csv"))]), &["--csv", "cannot create a file"]);
 }
 
+/// Runs cardsim with a reader that goes away before the first line is printed (as
+/// `| head -0` would).
+fn with_closed_stdout(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsim")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn a_closed_stdout_still_writes_the_csv_and_ends_quietly() {
     let d = dir("pipe");
     let csv = d.join("o.csv");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsim"))
-        .args(["match", "spit", "--games", "200", "--threads", "1", "--quiet", "--csv", s(&csv)])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The reader goes away before the first line is printed (as `| head -0` would).
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let out = with_closed_stdout(&["match", "spit", "--games", "200", "--threads", "1", "--quiet", "--csv", s(&csv)]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "exit {:?}: {err}", out.status.code());
     assert!(err.is_empty(), "nothing on stderr (no panic, no broken pipe): {err}");
@@ -179,14 +179,7 @@ fn a_closed_stdout_still_writes_the_csv_and_ends_quietly() {
     // The same for an experiment's results folder.
     let exp = d.join("exp.toml");
     std::fs::write(&exp, "description = \"t\"\ngame = \"speed\"\nseed = 3\ngames = 200\n[[matchup]]\nbots = [\"smart\", \"greedy\"]\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsim"))
-        .args(["run", s(&exp), "--threads", "1", "--quiet", "--out", s(&d.join("out"))])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let out = with_closed_stdout(&["run", s(&exp), "--threads", "1", "--quiet", "--out", s(&d.join("out"))]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && err.is_empty(), "exit {:?}: {err}", out.status.code());
     assert!(d.join("out/summary.csv").exists(), "the results folder was written");
