@@ -458,6 +458,11 @@ impl MatchupStats {
             a.merge(b);
         }
     }
+    /// Makes room for `matches` more finished matches in the length histograms, so
+    /// that recording them allocates nothing.
+    pub fn reserve(&mut self, matches: u64) {
+        self.metrics.iter_mut().for_each(|h| h.reserve(matches as usize));
+    }
     /// Total matches played.
     pub fn total_games(&self) -> u64 {
         self.games[0].iter().sum()
@@ -582,7 +587,11 @@ pub fn run(game: &dyn MatchGame, cfg: &RunConfig) -> MatchupStats {
 /// matches played, and returns their exact aggregate (the same on any thread count).
 pub fn run_deals(game: &dyn MatchGame, cfg: &RunConfig, deals: std::ops::Range<u64>, bar: &ProgressBar) -> MatchupStats {
     let seatings = cfg.seatings(game.seats());
-    let empty = || MatchupStats::for_game(game, seatings);
+    let empty = |deals: u64| {
+        let mut stats = MatchupStats::for_game(game, seatings);
+        stats.reserve(deals * seatings);
+        stats
+    };
     for_deals(
         deals,
         empty,
@@ -595,18 +604,19 @@ pub fn run_deals(game: &dyn MatchGame, cfg: &RunConfig, deals: std::ops::Range<u
 }
 
 /// Plays `deals` in parallel chunks on the current rayon pool: each chunk starts from
-/// `empty()`, `play` adds one deal to it, and `merge` folds the chunks together. With
+/// `empty(k)` (`k`: the deals it will play, 0 for a merge's start), `play` adds one deal to it, and `merge` folds the chunks together. With
 /// exact integer aggregates the result is the same on any thread count. After Ctrl-C
 /// ([`crate::interrupt`]) the deals not yet started are skipped: the result then covers
 /// only the deals that finished.
-pub fn for_deals<S: Send>(deals: std::ops::Range<u64>, empty: impl Fn() -> S + Sync + Send, play: impl Fn(&mut S, u64) + Sync + Send, merge: impl Fn(&mut S, S) + Sync + Send) -> S {
+pub fn for_deals<S: Send>(deals: std::ops::Range<u64>, empty: impl Fn(u64) -> S + Sync + Send, play: impl Fn(&mut S, u64) + Sync + Send, merge: impl Fn(&mut S, S) + Sync + Send) -> S {
     let first = deals.start;
     let chunk_len = chunk_size(deals.end - first);
     (0..(deals.end - first).div_ceil(chunk_len))
         .into_par_iter()
         .map(|chunk| {
-            let mut s = empty();
-            for deal in first + chunk * chunk_len..(first + (chunk + 1) * chunk_len).min(deals.end) {
+            let chunk_deals = first + chunk * chunk_len..(first + (chunk + 1) * chunk_len).min(deals.end);
+            let mut s = empty(chunk_deals.end - chunk_deals.start);
+            for deal in chunk_deals {
                 if crate::interrupt::requested() {
                     break;
                 }
@@ -614,7 +624,7 @@ pub fn for_deals<S: Send>(deals: std::ops::Range<u64>, empty: impl Fn() -> S + S
             }
             s
         })
-        .reduce(&empty, |mut a, b| {
+        .reduce(|| empty(0), |mut a, b| {
             merge(&mut a, b);
             a
         })

@@ -62,6 +62,36 @@ fn matches_do_not_allocate() {
     }
 }
 
+/// Recording finished matches into the run's statistics (wins, seat and neighbour
+/// tables, deal scores, rates and the length histograms) allocates nothing either, once
+/// a chunk's statistics have reserved room for its matches as the runner does.
+#[test]
+fn recording_matches_in_the_statistics_does_not_allocate() {
+    use cardsim::runner::{play_deal, MatchupStats, RunConfig};
+    for entry in registry() {
+        let defaults = entry.default_bots();
+        let seats = defaults.len().max(entry.players().0);
+        let specs: Vec<BotSpec> = (0..seats).map(|i| BotSpec::parse(defaults[i % defaults.len()]).unwrap()).collect();
+        let game = entry.build(&specs, &Settings::parse(entry.flags(), &[]).unwrap()).unwrap();
+        let game = game.as_match_game();
+        let cfg = RunConfig::distinct(1000, 3, seats);
+        let seatings = cfg.seatings(seats);
+        let mut stats = MatchupStats::for_game(game, seatings);
+        stats.reserve(4 * seatings);
+        play_deal(game, &cfg, 0, &mut stats); // warm-up (lazy statics)
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        COUNTING.with(|c| c.set(true));
+        for deal in 1..4 {
+            play_deal(game, &cfg, deal, &mut stats);
+        }
+        COUNTING.with(|c| c.set(false));
+        let after = ALLOCATIONS.load(Ordering::Relaxed);
+        assert_eq!(after - before, 0, "{}: {} allocations recording 3 deals", entry.name(), after - before);
+        assert_eq!(stats.deals(), 4, "{}", entry.name());
+        assert!(stats.metrics.iter().all(|h| h.count() + stats.capped + stats.cycled == 4 * seatings), "{}: every match is in the histograms", entry.name());
+    }
+}
+
 #[test]
 fn game_states_are_small_and_copy() {
     fn copy_size<T: Copy>() -> usize {

@@ -193,7 +193,11 @@ impl Study {
                 let configs: Vec<RunConfig> = (0..self.cells.len()).map(|c| self.config(c)).collect();
                 let (stats, paired) = for_deals(
                     deals,
-                    || (self.empty_state().stats, vec![PairedSums::default(); self.cells.len()]),
+                    |chunk_deals| {
+                        let mut stats = self.empty_state().stats;
+                        stats.iter_mut().for_each(|s| s.reserve(chunk_deals * s.seatings));
+                        (stats, vec![PairedSums::default(); self.cells.len()])
+                    },
                     |(stats, paired), deal| {
                         let ys: Vec<Vec<i64>> = (0..self.cells.len())
                             .map(|c| {

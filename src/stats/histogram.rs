@@ -1,33 +1,97 @@
 //! An exact integer histogram: merging two is `+=` on counts, so the order in which
 //! threads finish never changes a printed number.
+//!
+//! A histogram that will receive a known number of observations (a chunk of a run) can
+//! [`reserve`](Histogram::reserve) room for them first: they are then kept in a buffer
+//! and counted into the ordered map only when read, merged or settled, so recording a
+//! match never allocates (`tests/no_alloc.rs`).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Counts of non-negative integer observations, with exact sums for mean and variance.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(into = "Counted", from = "Counted")]
 pub struct Histogram {
+    counts: BTreeMap<u64, u64>,
+    /// Observations recorded into reserved room and not yet in `counts`.
+    pending: Vec<u64>,
+    n: u64,
+    sum: u128,
+    sum_sq: u128,
+}
+
+/// A histogram with every observation counted: what is saved and compared.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Counted {
     counts: BTreeMap<u64, u64>,
     n: u64,
     sum: u128,
     sum_sq: u128,
 }
 
+impl From<Histogram> for Counted {
+    fn from(h: Histogram) -> Counted {
+        let counts = h.settled().into_owned();
+        Counted { counts, n: h.n, sum: h.sum, sum_sq: h.sum_sq }
+    }
+}
+
+impl From<Counted> for Histogram {
+    fn from(c: Counted) -> Histogram {
+        Histogram { counts: c.counts, pending: Vec::new(), n: c.n, sum: c.sum, sum_sq: c.sum_sq }
+    }
+}
+
+impl PartialEq for Histogram {
+    fn eq(&self, other: &Histogram) -> bool {
+        (self.n, self.sum, self.sum_sq) == (other.n, other.sum, other.sum_sq) && self.settled() == other.settled()
+    }
+}
+
+impl Eq for Histogram {}
+
 impl Histogram {
     /// An empty histogram.
     pub fn new() -> Self {
         Self::default()
     }
+    /// Makes room for `extra` more observations, so that adding them allocates nothing.
+    pub fn reserve(&mut self, extra: usize) {
+        self.pending.reserve_exact(extra);
+    }
     /// Records one observation.
     pub fn add(&mut self, v: u64) {
-        *self.counts.entry(v).or_insert(0) += 1;
+        if self.pending.len() < self.pending.capacity() {
+            self.pending.push(v);
+        } else {
+            *self.counts.entry(v).or_insert(0) += 1;
+        }
         self.n += 1;
         self.sum += v as u128;
         self.sum_sq += (v as u128) * (v as u128);
+    }
+    /// Counts the buffered observations into the map (keeping the reserved room).
+    pub fn settle(&mut self) {
+        count_into(&mut self.counts, &mut self.pending);
+    }
+    /// Every observation counted: the map itself when nothing is buffered.
+    fn settled(&self) -> Cow<'_, BTreeMap<u64, u64>> {
+        if self.pending.is_empty() {
+            Cow::Borrowed(&self.counts)
+        } else {
+            let (mut counts, mut pending) = (self.counts.clone(), self.pending.clone());
+            count_into(&mut counts, &mut pending);
+            Cow::Owned(counts)
+        }
     }
     /// Adds every observation of `other`.
     pub fn merge(&mut self, other: &Histogram) {
         for (&v, &c) in &other.counts {
             *self.counts.entry(v).or_insert(0) += c;
+        }
+        for &v in &other.pending {
+            *self.counts.entry(v).or_insert(0) += 1;
         }
         self.n += other.n;
         self.sum += other.sum;
@@ -39,7 +103,7 @@ impl Histogram {
     }
     /// Each observed value with its count, ascending.
     pub fn counts(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.counts.iter().map(|(&v, &c)| (v, c))
+        self.settled().into_owned().into_iter()
     }
     /// Sum of the observations.
     pub fn sum(&self) -> u64 {
@@ -71,7 +135,7 @@ impl Histogram {
         }
         let rank = ((p / 100.0) * self.n as f64).ceil().max(1.0) as u64;
         let mut seen = 0;
-        for (&v, &c) in &self.counts {
+        for (&v, &c) in self.settled().iter() {
             seen += c;
             if seen >= rank {
                 return v;
@@ -81,8 +145,17 @@ impl Histogram {
     }
     /// Largest observation (0 when empty).
     pub fn max(&self) -> u64 {
-        self.counts.keys().next_back().copied().unwrap_or(0)
+        self.settled().keys().next_back().copied().unwrap_or(0)
     }
+}
+
+/// Counts the values in `pending` into `counts` and empties `pending`.
+fn count_into(counts: &mut BTreeMap<u64, u64>, pending: &mut Vec<u64>) {
+    pending.sort_unstable();
+    for run in pending.chunk_by(|a, b| a == b) {
+        *counts.entry(run[0]).or_insert(0) += run.len() as u64;
+    }
+    pending.clear();
 }
 
 #[cfg(test)]
@@ -119,6 +192,27 @@ mod tests {
         ba.merge(&a);
         assert_eq!(ab, all);
         assert_eq!(ba, all);
+    }
+
+    #[test]
+    fn buffered_observations_count_like_direct_ones() {
+        let (mut direct, mut buffered) = (Histogram::new(), Histogram::new());
+        buffered.reserve(60);
+        for v in 0..100u64 {
+            direct.add(v * 7 % 13);
+            buffered.add(v * 7 % 13); // the first 60 are buffered, the rest counted
+        }
+        assert_eq!(buffered.pending.len(), 60);
+        assert_eq!(buffered, direct);
+        assert_eq!(buffered.counts().collect::<Vec<_>>(), direct.counts().collect::<Vec<_>>());
+        assert_eq!((buffered.percentile(50.0), buffered.max()), (direct.percentile(50.0), direct.max()));
+        assert_eq!(serde_json::to_string(&buffered).unwrap(), serde_json::to_string(&direct).unwrap());
+        let mut merged = Histogram::new();
+        merged.merge(&buffered);
+        assert_eq!(merged, direct);
+        buffered.settle();
+        assert!(buffered.pending.is_empty() && buffered.pending.capacity() >= 60);
+        assert_eq!(buffered.counts, direct.counts);
     }
 
     #[test]
