@@ -355,15 +355,24 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// aimlessly may have been playable where it was).
     fn stall_possible(&self, s: &R::State) -> bool {
         let hands = &self.hands[..self.n];
-        let mut undone = *s;
+        let mut aimless = 0u32;
         for (p, h) in hands.iter().enumerate() {
             match *h {
                 Hand::Idle => {}
-                Hand::Acting { action, .. } if !self.rules.is_progress(s, p, action) => self.rules.put_back(&mut undone, p, action),
+                Hand::Acting { action, .. } if !self.rules.is_progress(s, p, action) => aimless |= 1 << p,
                 Hand::Acting { .. } | Hand::Returning { .. } | Hand::Resting { .. } => return false,
             }
         }
-        hands.iter().any(|h| *h != Hand::Idle) && (0..self.n).all(|p| !self.rules.has_progress(&undone, p))
+        if aimless == 0 {
+            return false; // every hand is idle: not a stall in flight
+        }
+        let mut undone = *s;
+        for p in (0..self.n).filter(|&p| aimless >> p & 1 == 1) {
+            if let Hand::Acting { action, .. } = hands[p] {
+                self.rules.put_back(&mut undone, p, action);
+            }
+        }
+        (0..self.n).all(|p| !self.rules.has_progress(&undone, p))
     }
 
     /// Player `p`'s move on state `s` at time `now`, if he has one and takes it: his

@@ -55,7 +55,7 @@ pub fn bounded_legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usiz
     let mut all = NertsActions::new();
     rules.legal(s, p, &mut all);
     if all.len() <= N {
-        out.extend(all);
+        out.extend(all.iter().copied()); // copies the listed actions only, not the whole array
         return;
     }
     for t in 0..3 {
