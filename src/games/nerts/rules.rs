@@ -662,6 +662,7 @@ pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
 /// when it is not the whole pile.
 pub fn work_moves(cfg: &NertsConfig, l: &Layout, locks: u8, mut f: impl FnMut(NertsAction)) {
     let empty = (0..WORK_PILES as u8).find(|&i| l.work[i as usize].is_empty() && locks & (1 << i) == 0);
+    let tops: [Option<Eff>; WORK_PILES] = std::array::from_fn(|t| l.top_eff(t));
     for from in 0..WORK_PILES {
         let len = l.work[from].len as usize;
         if len == 0 || locks & (1 << from) != 0 {
@@ -675,7 +676,7 @@ pub fn work_moves(cfg: &NertsConfig, l: &Layout, locks: u8, mut f: impl FnMut(Ne
                 if to == from || locks & (1 << to) != 0 {
                     continue;
                 }
-                if let Some(te) = l.top_eff(to) {
+                if let Some(te) = tops[to] {
                     place_options(e, te, |decl| f(NertsAction::Build { from: src, to: to as u8, decl }));
                 }
             }

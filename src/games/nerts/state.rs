@@ -256,19 +256,28 @@ impl Layout {
     /// What card `i` (0 = base) of work pile `pile` stands for: an unfixed Joker takes
     /// rank and colour from the card under it, and is unconstrained as a lone base
     /// (NERTS-JOKER-3).
+    #[inline]
     pub fn eff(&self, pile: usize, i: usize) -> Eff {
         let v = self.work[pile].cards[i];
         match self.loose_eff(v) {
-            Eff::Wild if i > 0 => match self.eff(pile, i - 1) {
-                Eff::Card(c) => Eff::Implied { rank: c.rank().saturating_sub(1), red: !c.is_red() },
-                Eff::Implied { rank, red } => Eff::Implied { rank: rank.saturating_sub(1), red: !red },
-                Eff::Wild => Eff::Wild,
-            },
+            Eff::Wild if i > 0 => self.implied_by(pile, i - 1),
             e => e,
         }
     }
 
+    /// What an unfixed Joker lying on card `i` of work pile `pile` stands for (the
+    /// uncommon case of [`Layout::eff`], kept out of line).
+    #[cold]
+    fn implied_by(&self, pile: usize, i: usize) -> Eff {
+        match self.eff(pile, i) {
+            Eff::Card(c) => Eff::Implied { rank: c.rank().saturating_sub(1), red: !c.is_red() },
+            Eff::Implied { rank, red } => Eff::Implied { rank: rank.saturating_sub(1), red: !red },
+            Eff::Wild => Eff::Wild,
+        }
+    }
+
     /// The effective top of work pile `pile`.
+    #[inline]
     pub fn top_eff(&self, pile: usize) -> Option<Eff> {
         let len = self.work[pile].len as usize;
         (len > 0).then(|| self.eff(pile, len - 1))
