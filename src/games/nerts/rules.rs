@@ -703,12 +703,37 @@ pub fn has_place(l: &Layout, e: Eff, needs: u64, empty: bool) -> bool {
         })
 }
 
+/// The standard cards that build on some work top of `l` (one rank lower, the other
+/// colour), as a bit set over card values; `None` when a top is an open Joker (then
+/// [`has_place`] decides card by card).
+fn builds_on_tops(l: &Layout) -> Option<u64> {
+    let mut builds = 0u64;
+    for t in 0..WORK_PILES {
+        match l.top_eff(t) {
+            None => {}
+            Some(Eff::Card(t)) => {
+                if t.rank() >= 2 {
+                    for suit in suits_of(!t.is_red()) {
+                        builds |= 1 << Card::new(t.rank() - 1, suit).0;
+                    }
+                }
+            }
+            Some(_) => return None,
+        }
+    }
+    Some(builds)
+}
+
 /// Items 1-3 of NERTS-STUCK-1 on layout `l` with foundations taking `needs`: the Nerts
 /// top playable or to be flipped, a work top to a foundation, or a card that is or will
 /// be the waste top during one pass playable anywhere.
 pub fn useful_now(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
     let empty = l.has_empty_slot();
-    let card_useful = |e: Eff, empty: bool| has_place(l, e, needs, empty);
+    let builds = builds_on_tops(l);
+    let card_useful = |e: Eff, empty: bool| match (e, builds) {
+        (Eff::Card(c), Some(builds)) => fits_foundation(e, needs) || empty || builds >> c.0 & 1 == 1,
+        _ => has_place(l, e, needs, empty),
+    };
     if l.nerts_len > 0 {
         if !l.nerts_up {
             return true;
