@@ -178,9 +178,18 @@ fn log2_of(n: u32) -> f64 {
 /// clamped to [0, [`MAX_MS`]] (NaN becomes 0), so even a sampled outlier or a broken
 /// parameter cannot overflow or wrap simulated time; the result is never below 1 µs, so
 /// time always advances.
+#[inline]
 pub fn ms_to_us(ms: f64) -> u64 {
     let ms = if ms.is_nan() { 0.0 } else { ms.clamp(0.0, MAX_MS) };
-    ((ms * 1000.0).round() as u64).max(1)
+    round_half_up(ms * 1000.0).max(1)
+}
+
+/// `x.round() as u64` for `0 <= x < 2^52`, without the library call baseline x86-64
+/// makes for `round`: the fraction `x - trunc(x)` is exact in that range.
+#[inline]
+fn round_half_up(x: f64) -> u64 {
+    let whole = x as u64;
+    whole + (x - whole as f64 >= 0.5) as u64
 }
 
 #[cfg(test)]
@@ -202,6 +211,16 @@ mod tests {
         }
         for low in [-5.0, f64::NEG_INFINITY, f64::NAN] {
             assert_eq!(ms_to_us(low), 1, "{low}");
+        }
+    }
+
+    #[test]
+    fn rounding_to_microseconds_equals_the_library_round() {
+        let mut rng = rng_from(4);
+        let edges = [0.0, 0.5, 1.5, 2.5, 0.49999999999999994, 1e-300, 4503599627370495.5, 59_999_999.5, 12.4999999, 12.5000001];
+        let random = (0..200_000).map(|_| rng.random::<f64>() * 6e7).chain((0..1000).map(|i| i as f64 / 2.0));
+        for x in edges.into_iter().chain(random) {
+            assert_eq!(round_half_up(x), x.round() as u64, "{x:e}");
         }
     }
 
