@@ -357,6 +357,7 @@ impl NertsRules {
         if s.called != NONE {
             return;
         }
+        let listed_before = out.len();
         let cfg = &self.cfg;
         let l = s.layout(p);
         let free = |bit: u8| l.locks & bit == 0;
@@ -406,7 +407,8 @@ impl NertsRules {
         }
         if free(LOCK_STOCK) && l.sw_len > 0 {
             out.push(if l.flip_packet(cfg).is_some() { NertsAction::FlipStock } else { NertsAction::Recycle });
-            if l.stock_len() >= 2 && (cfg.rotate_when == RotateWhen::AnyTime || self.layout_stuck(s, s.layout_of[p] as usize)) {
+            let not_stuck = || out[listed_before..].iter().any(|&a| shows_not_stuck(a)) || !self.layout_stuck(s, s.layout_of[p] as usize);
+            if l.stock_len() >= 2 && (cfg.rotate_when == RotateWhen::AnyTime || !not_stuck()) {
                 out.push(NertsAction::Rotate);
             }
         }
@@ -701,6 +703,17 @@ pub fn has_place(l: &Layout, e: Eff, needs: u64, empty: bool) -> bool {
                 any
             })
         })
+}
+
+/// True if a legal action `a` proves its layout not stuck (NERTS-STUCK-1 items 1-3): a
+/// card to a foundation, a Nerts flip, or the Nerts or waste top built on a work pile or
+/// moved into an empty slot. (A slip-under or a move between work piles proves nothing.)
+pub(super) fn shows_not_stuck(a: NertsAction) -> bool {
+    match a {
+        NertsAction::ToFoundation { .. } | NertsAction::FlipNerts => true,
+        NertsAction::Build { from, .. } | NertsAction::Fill { from, .. } => matches!(from, Source::Nerts | Source::Waste),
+        _ => false,
+    }
 }
 
 /// The standard cards that build on some work top of `l` (one rank lower, the other

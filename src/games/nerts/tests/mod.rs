@@ -14,7 +14,7 @@ mod stock;
 
 use super::config::NertsConfig;
 use super::invariants::{InvariantChecker, Step};
-use super::rules::{NertsAction, NertsActions, NertsRules, Source};
+use super::rules::{shows_not_stuck, NertsAction, NertsActions, NertsRules, Source};
 use super::state::{is_joker, Foundations, NertsState, NONE};
 use crate::cards::{Card, RANK_NAMES, SUIT_NAMES};
 use crate::realtime::{Landing, Micros, Stall};
@@ -219,11 +219,14 @@ pub(super) struct Sim {
     pub resets: u32,
     pub ties: u64,
     pub max_legal: usize,
+    /// Decisions whose legal list proved the layout not stuck (checked against the
+    /// full NERTS-STUCK-1 test).
+    pub not_stuck_proofs: u64,
 }
 
 impl Sim {
     pub fn new(r: NertsRules, s: NertsState) -> Sim {
-        Sim { r, chk: InvariantChecker::starting_from(&s), s, hands: [Hand::Idle; 8], now: 0, landed: 0, rejected: 0, resets: 0, ties: 0, max_legal: 0 }
+        Sim { r, chk: InvariantChecker::starting_from(&s), s, hands: [Hand::Idle; 8], now: 0, landed: 0, rejected: 0, resets: 0, ties: 0, max_legal: 0, not_stuck_proofs: 0 }
     }
     fn n(&self) -> usize {
         self.s.players as usize
@@ -306,6 +309,10 @@ impl Sim {
             if self.hands[p] == Hand::Idle {
                 let l = legal(&self.r, &self.s, p);
                 self.max_legal = self.max_legal.max(l.len());
+                if l.iter().any(|&a| shows_not_stuck(a)) {
+                    assert!(!self.r.stuck(&self.s, p), "NERTS-STUCK-1: seat {p} has {l:?} yet is stuck");
+                    self.not_stuck_proofs += 1;
+                }
                 if !l.is_empty() {
                     *choice = Some(l[rng.random_range(0..l.len())]);
                 }
