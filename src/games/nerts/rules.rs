@@ -665,6 +665,7 @@ pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
 pub fn work_moves(cfg: &NertsConfig, l: &Layout, locks: u8, mut f: impl FnMut(NertsAction)) {
     let empty = (0..WORK_PILES as u8).find(|&i| l.work[i as usize].is_empty() && locks & (1 << i) == 0);
     let tops: [Option<Eff>; WORK_PILES] = std::array::from_fn(|t| l.top_eff(t));
+    let wants: [u64; WORK_PILES] = std::array::from_fn(|t| if let Some(Eff::Card(c)) = tops[t] { builds_on(c) } else { 0 });
     for from in 0..WORK_PILES {
         let len = l.work[from].len as usize;
         if len == 0 || locks & (1 << from) != 0 {
@@ -678,8 +679,14 @@ pub fn work_moves(cfg: &NertsConfig, l: &Layout, locks: u8, mut f: impl FnMut(Ne
                 if to == from || locks & (1 << to) != 0 {
                     continue;
                 }
-                if let Some(te) = tops[to] {
-                    place_options(e, te, |decl| f(NertsAction::Build { from: src, to: to as u8, decl }));
+                match (e, tops[to]) {
+                    (_, None) => {}
+                    (Eff::Card(b), Some(Eff::Card(_))) => {
+                        if wants[to] >> b.0 & 1 == 1 {
+                            f(NertsAction::Build { from: src, to: to as u8, decl: Decl::NONE });
+                        }
+                    }
+                    (_, Some(te)) => place_options(e, te, |decl| f(NertsAction::Build { from: src, to: to as u8, decl })),
                 }
             }
             if depth > 0 {
@@ -724,17 +731,20 @@ fn builds_on_tops(l: &Layout) -> Option<u64> {
     for t in 0..WORK_PILES {
         match l.top_eff(t) {
             None => {}
-            Some(Eff::Card(t)) => {
-                if t.rank() >= 2 {
-                    for suit in suits_of(!t.is_red()) {
-                        builds |= 1 << Card::new(t.rank() - 1, suit).0;
-                    }
-                }
-            }
+            Some(Eff::Card(t)) => builds |= builds_on(t),
             Some(_) => return None,
         }
     }
     Some(builds)
+}
+
+/// The standard cards that build on card `t` with no declaration ([`place_options`]
+/// between two standard cards): one rank lower, the other colour, as a bit set.
+fn builds_on(t: Card) -> u64 {
+    if t.rank() < 2 {
+        return 0;
+    }
+    suits_of(!t.is_red()).into_iter().fold(0, |m, suit| m | 1 << Card::new(t.rank() - 1, suit).0)
 }
 
 /// Items 1-3 of NERTS-STUCK-1 on layout `l` with foundations taking `needs`: the Nerts
@@ -814,5 +824,23 @@ pub fn match_status(totals: &[i32], target: i32) -> MatchStatus {
     match (leaders.next(), leaders.next()) {
         (Some((team, _)), None) => MatchStatus::Won(team),
         _ => MatchStatus::Continue,
+    }
+}
+
+#[cfg(test)]
+mod mask_tests {
+    use super::*;
+
+    /// NERTS-WORK-1 by bit set: `builds_on` lists exactly the standard cards that
+    /// [`place_options`] lets build on a standard card with no declaration.
+    #[test]
+    fn builds_on_agrees_with_place_options() {
+        for t in 0..52 {
+            for b in 0..52 {
+                let mut fits = false;
+                place_options(Eff::Card(Card(b)), Eff::Card(Card(t)), |d| fits |= d == Decl::NONE);
+                assert_eq!(builds_on(Card(t)) >> b & 1 == 1, fits, "{b} on {t}");
+            }
+        }
     }
 }
