@@ -831,7 +831,7 @@ pub fn match_status(totals: &[i32], target: i32) -> MatchStatus {
 mod mask_tests {
     use super::*;
 
-    /// NERTS-WORK-1 by bit set: `builds_on` lists exactly the standard cards that
+    /// NERTS-WORK-2 by bit set: `builds_on` lists exactly the standard cards that
     /// [`place_options`] lets build on a standard card with no declaration.
     #[test]
     fn builds_on_agrees_with_place_options() {
