@@ -99,7 +99,14 @@ pub fn classify(view: &NertsView, a: NertsAction) -> Cat {
 /// deal would never end; the partner's hand is busy, so the table is not idle).
 pub fn pick(view: &NertsView, legal: &[NertsAction], order: &[Cat]) -> Option<NertsAction> {
     let mut best: Option<(usize, NertsAction)> = None;
+    // A move between work piles is classified by trying it (costly); skip that when
+    // none of its categories could rank before the best found so far.
+    let best_stack_rank = order.iter().position(|c| matches!(c, Cat::StackForNerts | Cat::StackUseful | Cat::StackOther));
     for &a in legal {
+        let from_work = matches!(a, NertsAction::Build { from: Source::Work { .. }, .. } | NertsAction::Fill { from: Source::Work { .. }, .. } | NertsAction::SlipUnder { from: Source::Work { .. }, .. });
+        if from_work && best.is_some_and(|(r, _)| best_stack_rank.is_none_or(|s| s >= r)) {
+            continue;
+        }
         let cat = classify(view, a);
         if let Some(rank) = order.iter().position(|&c| c == cat) {
             if best.is_none_or(|(r, _)| rank < r) {
