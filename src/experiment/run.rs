@@ -17,6 +17,9 @@ use crate::table::Table;
 use std::io::Write;
 use std::ops::Range;
 
+/// One deal's figures of one sweep cell (see `Study::figures`): fixed room, no heap.
+type Figures = arrayvec::ArrayVec<i64, { 2 + crate::rng::MAX_SEATS }>;
+
 /// Segments per table (or per sweep) a run is played in: the unit of resuming.
 pub const SEGMENTS: u64 = 32;
 
@@ -152,9 +155,9 @@ impl Study {
     /// The per-deal figures of cell `c` compared across a sweep: seat 0's score units,
     /// the summed length metric ([`length_metric`]), then each bot's score units in
     /// table order.
-    fn figures(&self, c: usize, tally: &DealTally) -> Vec<i64> {
+    fn figures(&self, c: usize, tally: &DealTally) -> Figures {
         let t = &self.tables[c];
-        let mut y = vec![0i64; 2 + t.bots.len()];
+        let mut y: Figures = std::iter::repeat_n(0, 2 + t.bots.len()).collect();
         y[0] = tally.seat_units[0] as i64;
         y[1] = tally.length as i64;
         for (i, &pos) in t.table_of.iter().enumerate() {
@@ -191,26 +194,26 @@ impl Study {
             Some(c) => state.stats[c] = crate::runner::run_deals(self.built[c].as_match_game(), &self.config(c), deals, bar),
             None => {
                 let configs: Vec<RunConfig> = (0..self.cells.len()).map(|c| self.config(c)).collect();
-                let (stats, paired) = for_deals(
+                let (stats, paired, _) = for_deals(
                     deals,
                     |chunk_deals| {
                         let mut stats = self.empty_state().stats;
                         stats.iter_mut().for_each(|s| s.reserve(chunk_deals * s.seatings));
-                        (stats, vec![PairedSums::default(); self.cells.len()])
+                        // Per cell, the deal's figures: room made once per chunk.
+                        (stats, vec![PairedSums::default(); self.cells.len()], Vec::with_capacity(self.cells.len()))
                     },
-                    |(stats, paired), deal| {
-                        let ys: Vec<Vec<i64>> = (0..self.cells.len())
-                            .map(|c| {
-                                let tally = play_deal(self.built[c].as_match_game(), &configs[c], deal, &mut stats[c]);
-                                bar.inc(stats[c].seatings);
-                                self.figures(c, &tally)
-                            })
-                            .collect();
-                        for (p, y) in paired.iter_mut().zip(&ys) {
+                    |(stats, paired, ys), deal| {
+                        ys.clear();
+                        ys.extend((0..self.cells.len()).map(|c| {
+                            let tally = play_deal(self.built[c].as_match_game(), &configs[c], deal, &mut stats[c]);
+                            bar.inc(stats[c].seatings);
+                            self.figures(c, &tally)
+                        }));
+                        for (p, y) in paired.iter_mut().zip(ys.iter()) {
                             p.add(y, &ys[0]);
                         }
                     },
-                    |(a, pa), (b, pb)| {
+                    |(a, pa, _), (b, pb, _)| {
                         a.iter_mut().zip(&b).for_each(|(x, y)| x.merge(y));
                         pa.iter_mut().zip(&pb).for_each(|(x, y)| x.merge(y));
                     },
