@@ -42,8 +42,15 @@ impl BotSpec {
     /// Reads a bot file; every reaction parameter must be in its plausible range
     /// ([`crate::reaction::limits`]), or the one-line error names the file and the field.
     pub fn from_file(path: &Path) -> Result<BotSpec, String> {
+        let text = crate::tomlfile::read_text(path, &clip_path(path))?;
+        BotSpec::from_text(&text, path)
+    }
+
+    /// Parses and checks the text of a bot file that lives (or would live) at `path`
+    /// (its name is the default label and is named in errors), as [`BotSpec::from_file`].
+    pub fn from_text(text: &str, path: &Path) -> Result<BotSpec, String> {
         let where_ = clip_path(path);
-        let file: BotFile = crate::tomlfile::read(path)?;
+        let file: BotFile = crate::tomlfile::parse(text, path)?;
         let preset = file.preset.as_deref().map(Preset::parse).transpose().map_err(|e| format!("{where_}: preset: {e}"))?;
         file.reaction.validate(preset).map_err(|e| format!("{where_}: {}", e.within("reaction")))?;
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot").to_string();

@@ -437,6 +437,7 @@ fn run_matchup(p: &Table, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: us
     let start = Instant::now();
     crate::interrupt::install();
     let stats = pool.install(|| runner::run(game.as_match_game(), cfg));
+    stats.check_strategies(&p.labels(), cfg.seed, &p.trace_command(cfg.seed))?;
     let secs = start.elapsed().as_secs_f64();
     let io = |e: std::io::Error| e.to_string();
     if crate::interrupt::requested() {
@@ -580,7 +581,7 @@ fn run_balance(a: BalanceArgs) -> Result<(), String> {
         folder::prepare(out, "--out", false)?;
     }
     let (pool, _) = thread_pool(a.threads)?;
-    let state = pool.install(|| study.play(Shard::ALL, a.quiet));
+    let state = pool.install(|| study.play(Shard::ALL, a.quiet))?;
     match &a.out {
         Some(out) => {
             folder::write(out, "experiment.toml", text.as_bytes())?;
@@ -620,10 +621,17 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
     let mut lock = stdout.lock();
     let mut sink = StreamSink::new(&mut lock, a.format);
     sink.event(match_start(&p, &cfg, matchup, a.index, &seat_bots[..seats]));
-    game.trace(&seat_bots[..seats], &seeds, &mut sink);
+    let rec = game.trace(&seat_bots[..seats], &seeds, &mut sink);
     match sink.error {
-        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the trace: {e}")),
-        _ => Ok(()),
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(format!("writing the trace: {e}")),
+        _ => {}
+    }
+    match rec.illegal {
+        None => Ok(()),
+        Some(choice) => {
+            let bug = runner::StrategyBug { match_index: a.index, seat_bots: std::array::from_fn(|s| seat_bots[s] as u8), choice };
+            Err(bug.message(&p.labels(), a.index / cfg.seatings(seats), seed, &p.trace_command(seed)))
+        }
     }
 }
 
@@ -664,6 +672,9 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
             }
         })
     });
+    if let Some(bug) = last.strategy_bug {
+        return Err(bug.message(&p.labels(), bug.match_index / cfg.seatings(2), a.seed, &p.trace_command(a.seed)));
+    }
     let ps = paired_score(&last.penta);
     let (elo, elo_lo, elo_hi) = elo_with_interval(&ps, Z_95);
     let (nelo, nelo_lo, nelo_hi) = nelo_with_interval(&ps, 2, Z_95);

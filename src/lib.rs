@@ -8,6 +8,7 @@ pub mod cards;
 pub mod cli;
 pub mod experiment;
 pub mod fit;
+pub mod fuzzing;
 pub mod games;
 pub mod interrupt;
 pub mod reaction;

@@ -65,6 +65,77 @@ impl Ending {
     }
 }
 
+/// A strategy chose an action that was not among the legal ones it was offered: a bug
+/// in that strategy. The engine never applies such an action; it stops the match there
+/// (counted as capped) and the match record carries this report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct IllegalChoice {
+    /// Seat of the strategy that chose it.
+    pub seat: u8,
+    /// The match's action index when it was chosen, counted from 0: the decisions the
+    /// engine had asked of the bots (real-time games), or the turns started (Lopti).
+    pub index: u64,
+    /// The action as the game prints it, cut to the first 64 bytes.
+    pub action: arrayvec::ArrayString<64>,
+}
+
+impl IllegalChoice {
+    /// The report of `action` chosen by seat `seat` at action index `index` (no heap:
+    /// the text is written into a fixed buffer).
+    pub fn new(seat: usize, index: u64, action: impl std::fmt::Display) -> IllegalChoice {
+        use std::fmt::Write;
+        let mut text = Clipped(arrayvec::ArrayString::new());
+        let _ = write!(text, "{action}");
+        IllegalChoice { seat: seat as u8, index, action: text.0 }
+    }
+}
+
+/// A fixed buffer that keeps the first characters written to it that fit.
+struct Clipped(arrayvec::ArrayString<64>);
+
+impl std::fmt::Write for Clipped {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for c in s.chars() {
+            if self.0.try_push(c).is_err() {
+                return Err(std::fmt::Error);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first strategy bug of a run: the match it happened in and the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StrategyBug {
+    /// Index of the match in the run (deal × seatings + seating).
+    pub match_index: u64,
+    /// Who sat where in that match: `seat_bots[s]` is the bot in seat `s`.
+    pub seat_bots: [u8; MAX_SEATS],
+    /// What was chosen, by whom, when.
+    pub choice: IllegalChoice,
+}
+
+impl StrategyBug {
+    /// The bot (index into the matchup's bots) whose strategy chose the illegal action.
+    pub fn bot(&self) -> usize {
+        self.seat_bots[self.choice.seat as usize] as usize
+    }
+    /// The one-line report: `labels` are the matchup's bot labels, `repro` the command
+    /// that replays the match (without `--index`).
+    pub fn message(&self, labels: &[String], deal: u64, seed: u64, repro: &str) -> String {
+        let c = &self.choice;
+        format!(
+            "strategy '{}' (seat {}) chose an illegal action {} at action index {} of deal {deal} (seed {seed}, match {}): a bug in that strategy; reproduce with: {repro} --index {}",
+            labels.get(self.bot()).map_or("?", |l| l.as_str()),
+            c.seat,
+            c.action,
+            c.index,
+            self.match_index,
+            self.match_index
+        )
+    }
+}
+
 /// What one played match reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchRecord {
@@ -93,6 +164,8 @@ pub struct MatchRecord {
     pub exposure: [u32; MAX_SEATS],
     /// Each seat's counts of the game's rates, in the order of [`RateSet::rates`].
     pub counts: [[u32; MAX_RATES]; MAX_SEATS],
+    /// Set when a strategy chose an illegal action; the match stopped there.
+    pub illegal: Option<IllegalChoice>,
 }
 
 impl MatchRecord {
@@ -284,6 +357,10 @@ pub struct MatchupStats {
     pub actions: u64,
     /// The metric that measures a match's length ([`length_metric`]).
     pub length_metric: usize,
+    /// The strategy bug of the earliest match in which a strategy chose an illegal
+    /// action, if any: the run's figures are then void and the command reports it.
+    #[serde(default)]
+    pub strategy_bug: Option<StrategyBug>,
 }
 
 /// Exact aggregate of a game's per-seat rates ([`MatchGame::rates`]), every match
@@ -432,6 +509,7 @@ impl MatchupStats {
             rates: rates.map(|set| RateStats::new(set, seats)),
             actions: 0,
             length_metric: 0,
+            strategy_bug: None,
         }
     }
     /// Adds everything counted in `other`.
@@ -456,6 +534,24 @@ impl MatchupStats {
         }
         if let (Some(a), Some(b)) = (&mut self.rates, &other.rates) {
             a.merge(b);
+        }
+        if let Some(b) = other.strategy_bug {
+            self.note_bug(b);
+        }
+    }
+    /// Keeps `bug` if it happened in an earlier match than the one kept so far (so the
+    /// report does not depend on the order deals finish in).
+    fn note_bug(&mut self, bug: StrategyBug) {
+        if self.strategy_bug.is_none_or(|k| bug.match_index < k.match_index) {
+            self.strategy_bug = Some(bug);
+        }
+    }
+    /// `Err` with the one-line report of the first strategy bug of the run, if any
+    /// (see [`StrategyBug::message`]).
+    pub fn check_strategies(&self, labels: &[String], seed: u64, repro: &str) -> Result<(), String> {
+        match self.strategy_bug {
+            None => Ok(()),
+            Some(bug) => Err(bug.message(labels, bug.match_index / self.seatings, seed, repro)),
         }
     }
     /// Makes room for `matches` more finished matches in the length histograms, so
@@ -555,8 +651,12 @@ pub fn play_deal(game: &dyn MatchGame, cfg: &RunConfig, deal: u64, stats: &mut M
     let seats = game.seats();
     let mut tally = DealTally::default();
     for k in 0..stats.seatings {
-        let (seat_bots, seeds) = cfg.match_at(seats, deal * stats.seatings + k);
+        let index = deal * stats.seatings + k;
+        let (seat_bots, seeds) = cfg.match_at(seats, index);
         let rec = game.play(&seat_bots[..seats], &seeds);
+        if let Some(choice) = rec.illegal {
+            stats.note_bug(StrategyBug { match_index: index, seat_bots: std::array::from_fn(|s| seat_bots[s] as u8), choice });
+        }
         stats.record(&seat_bots[..seats], &rec, &mut tally);
     }
     stats.end_deal(&tally);

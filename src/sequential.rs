@@ -4,7 +4,7 @@
 //! deal outcomes, as fastchess and fishtest do. The batch size does not depend on the
 //! thread count, so the verdict and the number of games depend only on the seed.
 
-use crate::runner::{run_deals, MatchGame, RunConfig};
+use crate::runner::{run_deals, MatchGame, RunConfig, StrategyBug};
 use crate::stats::{Sprt, SprtVerdict};
 use indicatif::ProgressBar;
 
@@ -24,6 +24,9 @@ pub struct SprtStatus {
     pub llr: f64,
     /// The test's decision so far.
     pub verdict: SprtVerdict,
+    /// A strategy chose an illegal action in the last batch (its earliest match): the
+    /// test stops there, undecided, and the command reports it.
+    pub strategy_bug: Option<StrategyBug>,
 }
 
 /// Runs the test for bot `a` (index into the game's bots) until the SPRT decides or
@@ -31,11 +34,15 @@ pub struct SprtStatus {
 pub fn run_sprt(game: &dyn MatchGame, cfg: &RunConfig, a: usize, sprt: &Sprt, max_games: u64, mut report: impl FnMut(&SprtStatus)) -> SprtStatus {
     assert_eq!(game.seats(), 2, "the SPRT compares two bots in two seats");
     let max_deals = cfg.deals(2).min(max_games.div_ceil(cfg.seatings(2)));
-    let mut status = SprtStatus { deals: 0, games: 0, penta: [0; 5], llr: 0.0, verdict: SprtVerdict::Continue };
+    let mut status = SprtStatus { deals: 0, games: 0, penta: [0; 5], llr: 0.0, verdict: SprtVerdict::Continue, strategy_bug: None };
     let hidden = ProgressBar::hidden();
     while status.deals < max_deals && status.verdict == SprtVerdict::Continue {
         let end = (status.deals + BATCH_DEALS).min(max_deals);
         let batch = run_deals(game, cfg, status.deals..end, &hidden);
+        if batch.strategy_bug.is_some() {
+            status.strategy_bug = batch.strategy_bug;
+            return status;
+        }
         for (k, c) in batch.deal_score[a].iter().enumerate() {
             status.penta[k] += c;
         }

@@ -52,6 +52,20 @@ impl Table {
         RunConfig { games, seed, seating: self.seating, twin_rank: twin_ranks(&self.labels()), quiet }
     }
 
+    /// The `cardsim trace` command line (without `--index`) that replays a match of this
+    /// table from master seed `seed`: game, bots by label, flags, seating.
+    pub fn trace_command(&self, seed: u64) -> String {
+        let mut cmd = format!("cardsim trace {}", self.entry.name());
+        for b in &self.bots {
+            cmd += &format!(" --bot {}", b.label);
+        }
+        cmd += &format!(" --seed {seed}");
+        for kv in self.settings.non_default().split(' ').filter(|kv| !kv.is_empty()) {
+            cmd += &format!(" --set {kv}");
+        }
+        cmd + &format!(" --seating {}", format!("{:?}", self.seating).to_lowercase())
+    }
+
     /// The runnable game.
     pub fn build(&self) -> Result<Box<dyn TracedGame>, String> {
         self.entry.build(&self.bots, &self.settings)

@@ -245,15 +245,27 @@ impl Study {
                 return Ok(Played { state, shown, complete: false });
             }
             state.merge(&part);
+            self.check_strategies(&state)?;
             checkpoint(&state, i + 1)?;
         }
         bar.finish_and_clear();
         Ok(Played { shown: state.clone(), state, complete: true })
     }
 
-    /// Plays this shard's deals of every cell on the current rayon pool.
-    pub fn play(&self, shard: Shard, quiet: bool) -> StudyState {
-        self.play_from(shard, quiet, self.empty_state(), 0, |_, _| Ok(())).expect("no checkpoint to fail").shown
+    /// `Err` with the one-line report of the first strategy bug in `state` (a strategy
+    /// that chose an illegal action), naming the table and the trace that replays it.
+    pub fn check_strategies(&self, state: &StudyState) -> Result<(), String> {
+        for (c, stats) in state.stats.iter().enumerate() {
+            let repro = format!("cardsim trace --experiment {} --matchup {}", self.exp.path.display(), c + 1);
+            stats.check_strategies(&self.tables[c].labels(), self.exp.seed, &repro).map_err(|e| format!("{}: table {} ({}): {e}", self.exp.path.display(), c + 1, self.cells[c].label))?;
+        }
+        Ok(())
+    }
+
+    /// Plays this shard's deals of every cell on the current rayon pool; `Err` reports a
+    /// strategy that chose an illegal action ([`Study::check_strategies`]).
+    pub fn play(&self, shard: Shard, quiet: bool) -> Result<StudyState, String> {
+        Ok(self.play_from(shard, quiet, self.empty_state(), 0, |_, _| Ok(()))?.shown)
     }
 
     /// An empty state of the right shape (for merging shards).

@@ -3,6 +3,7 @@
 use super::policy::{RealtimePolicy, Seated};
 use crate::reaction::{ms_to_us, Motion};
 use crate::rng::{MatchSeeds, SimRng};
+use crate::runner::IllegalChoice;
 use arrayvec::ArrayVec;
 use rand::RngExt;
 
@@ -237,6 +238,11 @@ pub struct RoundCounts {
     pub rejected: u64,
     /// Synchronised stall events.
     pub synchronised: u64,
+    /// Decisions asked of the bots (calls of their `choose`), the action index of
+    /// [`IllegalChoice`].
+    pub decisions: u64,
+    /// Set when a bot chose an action it was not offered: the round stopped there, capped.
+    pub illegal: Option<IllegalChoice>,
 }
 
 /// Picks the player whose hand event comes first; exact ties go to the generator.
@@ -251,8 +257,10 @@ fn next_event<A: Copy>(hands: &[Hand<A>], rng: &mut SimRng) -> Option<(usize, Mi
 /// Plays one round from `start`, when every player in `busy` is busy until
 /// `start + motor(Sync)` (the synchronised opening flip) and the others are idle.
 /// `seats` are the bots in seat order (one per player). `budget` is the number of
-/// actions the match may still land; the round is capped when it runs out. Returns how
-/// the round ended and adds to `counts`.
+/// actions the match may still land; the round is capped when it runs out. A bot that
+/// chooses an action it was not offered stops the round, capped, with the report in
+/// `counts.illegal` (the action is never applied). Returns how the round ended and adds
+/// to `counts`.
 #[allow(clippy::too_many_arguments)]
 pub fn play_round<R, S, O>(
     rules: &R,
@@ -271,12 +279,12 @@ where
     O: EngineObserver<R::State, R::Action>,
 {
     let n = seats.len();
-    let mut round = Round { rules, seats, hands: [Hand::Idle; MAX_PLAYERS], n, rngs, obs };
+    let mut round = Round { rules, seats, hands: [Hand::Idle; MAX_PLAYERS], n, rngs, obs, counts };
     round.rest_after_sync(busy, start);
     let mut now = start;
     round.decide_idle(s, now);
     loop {
-        if *budget == 0 {
+        if *budget == 0 || round.counts.illegal.is_some() {
             round.cancel_all(s, now);
             return RoundEnd { time: now, first_out: None, capped: true };
         }
@@ -286,7 +294,7 @@ where
                 round.obs.on_event(now, EngineEvent::LivenessViolation { player: p }, s);
                 return RoundEnd { time: now, first_out: None, capped: true };
             }
-            match round.handle_stall(s, now, counts) {
+            match round.handle_stall(s, now) {
                 Err(end) => return end,
                 Ok(at) => {
                     now = at;
@@ -299,13 +307,13 @@ where
         match round.hands[p] {
             Hand::Acting { action, .. } => match rules.land(s, p, action, t) {
                 Landing::Rejected => {
-                    counts.rejected += 1;
+                    round.counts.rejected += 1;
                     let back = after(t, seats.reaction(p).motor_time(Motion::Return, &mut round.rngs.players[p]));
                     round.hands[p] = Hand::Returning { at: back, action };
                     round.obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
                 }
                 landing => {
-                    counts.landed += 1;
+                    round.counts.landed += 1;
                     *budget -= 1;
                     round.hands[p] = Hand::Idle;
                     round.obs.on_event(t, EngineEvent::Landed { player: p, action }, s);
@@ -342,6 +350,7 @@ struct Round<'a, R: RealtimeRules, S: ?Sized, O> {
     n: usize,
     rngs: &'a mut MatchRngs,
     obs: &'a mut O,
+    counts: &'a mut RoundCounts,
 }
 
 /// A move chosen by an idle player: the action, when it lands, and how many legal
@@ -376,7 +385,8 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     }
 
     /// Player `p`'s move on state `s` at time `now`, if he has one and takes it: his
-    /// strategy chooses, and his action time is drawn from his stream.
+    /// strategy chooses, and his action time is drawn from his stream. An action he was
+    /// not offered is not taken: it is reported in `counts.illegal`, which stops the round.
     fn choose(&mut self, s: &R::State, p: usize, now: Micros, legal: &mut ActionList<R::Action>) -> Chosen<R::Action> {
         let rules = self.rules;
         legal.clear();
@@ -385,8 +395,13 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
             return None;
         }
         let rng = &mut self.rngs.players[p];
+        let index = self.counts.decisions;
+        self.counts.decisions += 1;
         let action = self.seats.choose(rules, s, p, legal, rng)?;
-        debug_assert!(legal.contains(&action), "policy chose an illegal action {action:?}");
+        if !legal.contains(&action) {
+            self.counts.illegal.get_or_insert(IllegalChoice::new(p, index, format_args!("{action:?}")));
+            return None;
+        }
         let took = self.seats.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, rng);
         Some((action, after(now, took), legal.len()))
     }
@@ -470,14 +485,14 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
 
     /// Resolves a stall at `now` (SPIT-STALL-2): a synchronised event at the latest
     /// recognition time (returned as `Ok`), or the end of the round (`Err`).
-    fn handle_stall(&mut self, s: &mut R::State, now: Micros, counts: &mut RoundCounts) -> Result<Micros, RoundEnd> {
+    fn handle_stall(&mut self, s: &mut R::State, now: Micros) -> Result<Micros, RoundEnd> {
         self.obs.on_event(now, EngineEvent::Stalled, s);
         match self.rules.stall(s) {
             Stall::RoundOver => Err(RoundEnd { time: now, first_out: None, capped: false }),
             Stall::Synchronised => {
                 let at = (0..self.n).map(|p| after(now, self.seats.reaction(p).recognition_time(&mut self.rngs.players[p]))).max().unwrap_or(now);
                 let took_part = synchronise(self.rules, self.seats, s, self.rngs);
-                counts.synchronised += 1;
+                self.counts.synchronised += 1;
                 self.obs.on_event(at, EngineEvent::Synchronised, s);
                 self.rest_after_sync(took_part, at);
                 Ok(at)

@@ -77,6 +77,12 @@ pub struct LoptiGame {
 }
 
 impl LoptiGame {
+    /// A game of `bots` (in bot order) under `rules`, for bots the registry does not
+    /// hold (tests).
+    pub fn new(rules: Rules, bots: Vec<Box<dyn Strategy>>) -> LoptiGame {
+        LoptiGame { rules, bots }
+    }
+
     /// Plays one round with seat 0 dealing and playing first, telling `obs` everything.
     /// The cards come from the deal's seeds (the deck from `deal_rng`, every draw and
     /// reveal from the deal's hidden zones), the same in every seating of the deal; the
@@ -86,12 +92,12 @@ impl LoptiGame {
         let mut state = State::deal(n as u8, 0, self.rules, seeds, obs);
         let bots: ArrayVec<&dyn Strategy, MAX_SEATS> = seat_bots.iter().map(|&b| &*self.bots[b]).collect();
         let mut dice: ArrayVec<SimRng, MAX_SEATS> = (0..n).map(|s| seeds.player_rng(s)).collect();
-        play_round(&mut state, &bots, Dice::Seats(&mut dice), obs);
+        let illegal = play_round(&mut state, &bots, Dice::Seats(&mut dice), obs).err();
         let mut metrics = [0; MAX_METRICS];
         metrics[0] = state.counters.turns as u64;
         metrics[1] = state.counters.pickups as u64;
         metrics[2] = state.counters.clears as u64;
-        MatchRecord { winner: state.match_winner(), ending: state.ending(), metrics, actions: state.counters.turns as u64, ..MatchRecord::default() }
+        MatchRecord { winner: state.match_winner(), ending: state.ending(), metrics, actions: state.counters.turns as u64, illegal, ..MatchRecord::default() }
     }
 }
 

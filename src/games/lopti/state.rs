@@ -21,7 +21,7 @@ use super::rules::{clear_cause, is_legal_play, Action, ClearCause, Decision};
 use super::view::{SeatInfo, View};
 use crate::rng::{rng_from, ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
-use crate::runner::Ending;
+use crate::runner::{Ending, IllegalChoice};
 use rand::RngExt;
 
 /// Zone id of the draw pile under [`State::hidden`] (seat `s`'s face-down cards are zone
@@ -743,6 +743,15 @@ impl State {
         self.end_round(Some(repeat_of), obs);
     }
 
+    /// Stops the round, capped, because the player on turn chose `action`, which he was
+    /// not offered; returns the report (seat, the turn as action index, the action).
+    pub fn stop_illegal<O: Observer>(&mut self, action: Action, obs: &mut O) -> IllegalChoice {
+        let report = IllegalChoice::new(self.current as usize, self.counters.turns as u64, action);
+        self.capped = true;
+        self.end_round(None, obs);
+        report
+    }
+
     fn finish_round<O: Observer>(&mut self, obs: &mut O) {
         self.end_round(None, obs);
     }
@@ -879,7 +888,10 @@ impl<const CAP: usize> Repeats<CAP> {
 /// The position at the start of turn `turn`, replayed from `from` (deterministic bots).
 fn replay(from: &State, turn: u32, bots: &[&dyn super::strategies::Strategy]) -> State {
     let mut unused = rng_from(0);
-    replay_with(from, turn, |s| step(s, bots, &mut unused, &mut super::events::NoObserver))
+    replay_with(from, turn, |s| {
+        // The replayed decisions were made before, legally: no report can come.
+        let _ = step(s, bots, &mut unused, &mut super::events::NoObserver);
+    })
 }
 
 /// The position at the start of turn `turn`, replayed from `from` by `step` (one decision).
@@ -892,12 +904,17 @@ pub(super) fn replay_with(from: &State, turn: u32, mut step: impl FnMut(&mut Sta
 }
 
 /// One decision of the player on turn, made without asking when only one action is legal.
-fn step<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], rng: &mut SimRng, obs: &mut O) {
+/// An action the bot was not offered is never applied: the round stops there, capped
+/// ([`State::stop_illegal`]), and the report is returned.
+fn step<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], rng: &mut SimRng, obs: &mut O) -> Result<(), IllegalChoice> {
     let view = state.view(state.current);
     let legal = view.legal_actions();
     let action = if legal.len() == 1 { legal[0] } else { bots[state.current as usize].act(&view, &legal, rng) };
-    debug_assert!(legal.contains(&action), "bot chose an illegal action {action}");
+    if !legal.contains(&action) {
+        return Err(state.stop_illegal(action, obs));
+    }
     state.apply(action, obs);
+    Ok(())
 }
 
 /// Plays a dealt round to its end: the setup swaps in the order `lopti.swap_order` says,
@@ -906,13 +923,14 @@ fn step<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy
 /// action are made without asking. When every bot is
 /// [`deterministic`](super::strategies::Strategy::deterministic), the game stops as
 /// `cycled` at the start of the first turn whose position repeats an earlier turn start:
-/// it would repeat forever.
-pub fn play_round<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], dice: Dice<'_>, obs: &mut O) {
+/// it would repeat forever. A bot that chooses an action it was not offered stops the
+/// round, capped; the report is the `Err`.
+pub fn play_round<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], dice: Dice<'_>, obs: &mut O) -> Result<(), IllegalChoice> {
     play_round_remembering::<O, MEMORY>(state, bots, dice, obs)
 }
 
 /// [`play_round`] with room for `CAP` positions per stretch (tests use a small one).
-pub(super) fn play_round_remembering<O: Observer, const CAP: usize>(state: &mut State, bots: &[&dyn super::strategies::Strategy], mut dice: Dice<'_>, obs: &mut O) {
+pub(super) fn play_round_remembering<O: Observer, const CAP: usize>(state: &mut State, bots: &[&dyn super::strategies::Strategy], mut dice: Dice<'_>, obs: &mut O) -> Result<(), IllegalChoice> {
     if state.phase == Phase::Setup {
         let mut pending = [None; MAX_SEATS];
         let order: arrayvec::ArrayVec<u8, MAX_SEATS> = state.seats_from_starter().filter(|&s| state.swapped & (1 << s) == 0).collect();
@@ -939,11 +957,12 @@ pub(super) fn play_round_remembering<O: Observer, const CAP: usize>(state: &mut 
                     break;
                 }
             }
-            step(state, bots, dice.seat(state.current), obs);
+            step(state, bots, dice.seat(state.current), obs)?;
         }
     } else {
         while state.phase == Phase::Play {
-            step(state, bots, dice.seat(state.current), obs);
+            step(state, bots, dice.seat(state.current), obs)?;
         }
     }
+    Ok(())
 }

@@ -51,7 +51,7 @@ pub fn record(out: &NertsOutcome) -> MatchRecord {
         out.tally.to_foundation.iter().map(|&c| c as u64).sum(),
         out.tally.races_lost.iter().map(|&c| c as u64).sum(),
     ]);
-    let mut rec = MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, ..MatchRecord::default() };
+    let mut rec = MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, illegal: out.counts.illegal, ..MatchRecord::default() };
     // Points: the seat's team's match total (so far, when capped); ranks by team, tied
     // teams sharing the better rank; teams only under partnerships.
     for p in 0..out.players {

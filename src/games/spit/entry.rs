@@ -31,7 +31,7 @@ pub static SPIT_METRICS: [MetricDef; 6] = [
 fn record(out: SpitOutcome) -> MatchRecord {
     let mut metrics = [0; MAX_METRICS];
     metrics[..6].copy_from_slice(&[out.rounds as u64, out.counts.landed, out.time / 1000, out.counts.rejected, out.counts.synchronised, out.deadlocks as u64]);
-    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, ..MatchRecord::default() }
+    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, illegal: out.counts.illegal, ..MatchRecord::default() }
 }
 
 impl RealtimeGame for Spit {

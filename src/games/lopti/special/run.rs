@@ -13,6 +13,7 @@ use crate::games::lopti::rules::Action;
 use crate::games::lopti::state::{replay_with, Dice, Phase, Repeats, State, MEMORY};
 use crate::games::lopti::strategies::Strategy;
 use crate::rng::rng_from;
+use crate::runner::IllegalChoice;
 use crate::games::lopti::entry::MAX_SEATS;
 use arrayvec::ArrayVec;
 
@@ -37,13 +38,15 @@ pub struct Ruled<'a, O: Observer> {
     pub dice: Dice<'a>,
     /// What fired.
     pub fired: Fired,
+    /// Set when a bot chose an action it was not offered; the round stopped there, capped.
+    pub illegal: Option<IllegalChoice>,
     depth: u8,
 }
 
 impl<'a, O: Observer> Ruled<'a, O> {
     /// Runs `book`'s rules with `bots` (by seat) choosing with `dice`, events to `inner`.
     pub fn new(inner: &'a mut O, book: &'a RuleBook, bots: &'a [&'a dyn Strategy], dice: Dice<'a>) -> Self {
-        Ruled { inner, book, bots, dice, fired: Fired::default(), depth: 0 }
+        Ruled { inner, book, bots, dice, fired: Fired::default(), illegal: None, depth: 0 }
     }
 
     /// Plays a dealt round to its end with the rules in force, as
@@ -98,7 +101,12 @@ impl<'a, O: Observer> Ruled<'a, O> {
         let view = state.view(cur);
         let legal = view.legal_actions();
         let action: Action = if legal.len() == 1 { legal[0] } else { self.bots[cur as usize].act(&view, &legal, self.dice.seat(cur)) };
-        debug_assert!(legal.contains(&action), "bot chose an illegal action {action}");
+        if !legal.contains(&action) {
+            // Never applied: the round stops, capped, and the first report is kept.
+            let report = state.stop_illegal(action, self);
+            self.illegal.get_or_insert(report);
+            return;
+        }
         state.apply(action, self);
     }
 

@@ -87,7 +87,9 @@ impl Mcts {
             sim.rules.play_for_rankings = false;
             sim.rules.max_turns = ROLLOUT_TURNS;
             apply(&mut sim, pick);
-            play_round(&mut sim, &playouts, Dice::Shared(rng), &mut NoObserver);
+            // A playout strategy's illegal choice stops the playout, capped (scored below
+            // as a draw); the playouts are built in and offered only legal actions.
+            let _ = play_round(&mut sim, &playouts, Dice::Shared(rng), &mut NoObserver);
             visits[pick] += 1;
             wins[pick] += match sim.ending() {
                 Ending::Finished => (sim.winner == Some(view.seat)) as u8 as f64,

@@ -97,7 +97,7 @@ fn swap_order_flag_lopti_setup_4() {
         let mut s = State::deal(2, 0, rules, &MatchSeeds::of_deal(11), &mut NoObserver);
         let dealt = s.players[0].face_up;
         let bot = Recording(Default::default());
-        play_round(&mut s, &[&bot, &bot], Dice::Shared(&mut rng_from(1)), &mut NoObserver);
+        play_round(&mut s, &[&bot, &bot], Dice::Shared(&mut rng_from(1)), &mut NoObserver).expect("built-in bots choose legal actions");
         let seen = bot.0.lock().unwrap().clone();
         assert_eq!(seen[0].0, 0, "LOPTI-SETUP-4: the starter decides first");
         assert_eq!(seen[1].1 != dealt, sees_swap, "LOPTI-SETUP-4: swap_order={order:?}: B sees A's swap only when clockwise");
@@ -110,7 +110,7 @@ fn the_starter_plays_first_lopti_setup_5_and_win_5() {
     for starter in 0..3 {
         let mut rec = Recorder { log: Vec::new(), inv: InvariantChecker::default() };
         let mut s = State::deal(3, starter, Rules::default(), &MatchSeeds::of_deal(5), &mut rec);
-        play_round(&mut s, &[&Lowest, &Lowest, &Lowest], Dice::Shared(&mut rng_from(2)), &mut rec);
+        play_round(&mut s, &[&Lowest, &Lowest, &Lowest], Dice::Shared(&mut rng_from(2)), &mut rec).expect("built-in bots choose legal actions");
         let first = rec.log.iter().find_map(|e| if let Event::TurnStart { seat, .. } = e { Some(*seat) } else { None });
         assert_eq!(first, Some(starter), "LOPTI-SETUP-5 / LOPTI-WIN-5: the dealer (first round) or the previous winner starts");
     }
@@ -120,7 +120,7 @@ fn the_starter_plays_first_lopti_setup_5_and_win_5() {
 fn turns_pass_clockwise_lopti_turn_1() {
     let mut rec = Recorder { log: Vec::new(), inv: InvariantChecker::default() };
     let mut s = State::deal(4, 0, Rules::default(), &MatchSeeds::of_deal(9), &mut rec);
-    play_round(&mut s, &[&Random as &dyn Strategy; 4], Dice::Shared(&mut rng_from(3)), &mut rec);
+    play_round(&mut s, &[&Random as &dyn Strategy; 4], Dice::Shared(&mut rng_from(3)), &mut rec).expect("built-in bots choose legal actions");
     let seats: Vec<u8> = rec.log.iter().filter_map(|e| if let Event::TurnStart { seat, .. } = e { Some(*seat) } else { None }).collect();
     assert!(seats.len() > 10);
     assert!(seats.windows(2).all(|w| w[1] == (w[0] + 1) % 4), "LOPTI-TURN-1: clockwise (nobody is out before the end)");

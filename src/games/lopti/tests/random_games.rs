@@ -34,7 +34,7 @@ fn invariants_hold_after_every_action_in_10000_random_games_per_player_count() {
             let rules = random_rules(&mut flags);
             let mut rec = Recorder { log: Vec::new(), inv: InvariantChecker::default() };
             let mut s = State::deal(n, (g % n as u64) as u8, rules, &MatchSeeds::of_deal(g), &mut rec);
-            play_round(&mut s, &[&Random as &dyn Strategy; 5][..n as usize], Dice::Shared(&mut rng_from(g ^ 0xABCD)), &mut rec);
+            play_round(&mut s, &[&Random as &dyn Strategy; 5][..n as usize], Dice::Shared(&mut rng_from(g ^ 0xABCD)), &mut rec).expect("built-in bots choose legal actions");
             assert_eq!(
                 rec.inv.error, None,
                 "LOPTI-INV-1..9 (LOPTI-INV-1 LOPTI-INV-2 LOPTI-INV-3 LOPTI-INV-4 LOPTI-INV-5 LOPTI-INV-6 LOPTI-INV-7 \
@@ -111,7 +111,7 @@ fn same_seeds_same_game_and_games_end_with_every_bot() {
     for seed in 0..200u64 {
         let play = || {
             let mut s = State::deal(3, 0, Rules::default(), &MatchSeeds::of_deal(seed), &mut crate::games::lopti::events::NoObserver);
-            play_round(&mut s, &bots, Dice::Shared(&mut rng_from(seed + 1)), &mut crate::games::lopti::events::NoObserver);
+            play_round(&mut s, &bots, Dice::Shared(&mut rng_from(seed + 1)), &mut crate::games::lopti::events::NoObserver).expect("built-in bots choose legal actions");
             (s.winner, s.capped, s.counters, s.players, s.finish)
         };
         let (a, b) = (play(), play());
@@ -165,7 +165,7 @@ fn play_recorded<const CAP: usize>(bots: &[&dyn Strategy], seed: u64) -> (State,
     let rules = Rules { max_turns: 3000, ..Rules::default() };
     let mut rec = Positions::default();
     let mut s = State::deal(bots.len() as u8, 0, rules, &MatchSeeds::of_deal(seed), &mut rec);
-    play_round_remembering::<_, CAP>(&mut s, bots, Dice::Shared(&mut rng_from(seed)), &mut rec);
+    play_round_remembering::<_, CAP>(&mut s, bots, Dice::Shared(&mut rng_from(seed)), &mut rec).expect("built-in bots choose legal actions");
     (s, rec)
 }
 

@@ -36,7 +36,7 @@ fn play(deal: u64, bots: &[&dyn Strategy]) -> Chance {
     let mut chance = Chance::default();
     let mut s = State::deal(bots.len() as u8, 0, Rules::default(), &seeds, &mut chance);
     let mut dice: Vec<SimRng> = (0..bots.len()).map(|p| seeds.player_rng(p)).collect();
-    play_round(&mut s, bots, Dice::Seats(&mut dice), &mut chance);
+    play_round(&mut s, bots, Dice::Seats(&mut dice), &mut chance).expect("built-in bots choose legal actions");
     chance
 }
 
@@ -77,7 +77,7 @@ fn the_hidden_cards_do_not_depend_on_the_bots_dice() {
             let mut chance = Chance::default();
             let mut s = State::deal(2, 0, Rules::default(), seeds, &mut chance);
             let mut dice: Vec<SimRng> = (0..2).map(|p| seeds.player_rng(p)).collect();
-            play_round(&mut s, &[random, random], Dice::Seats(&mut dice), &mut chance);
+            play_round(&mut s, &[random, random], Dice::Seats(&mut dice), &mut chance).expect("built-in bots choose legal actions");
             (chance, s.counters)
         };
         let ((a, ca), (b, cb)) = (run(&seeds), run(&twins));
