@@ -82,6 +82,8 @@ pub struct IllegalChoice {
 impl IllegalChoice {
     /// The report of `action` chosen by seat `seat` at action index `index` (no heap:
     /// the text is written into a fixed buffer).
+    #[cold]
+    #[inline(never)]
     pub fn new(seat: usize, index: u64, action: impl std::fmt::Display) -> IllegalChoice {
         use std::fmt::Write;
         let mut text = Clipped(arrayvec::ArrayString::new());
