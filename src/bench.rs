@@ -1,12 +1,16 @@
 //! `cardsim bench`: the throughput of every game with its default bots, on one thread
 //! and on all, as a table (and CSV). Each case is timed over a fixed simulated workload
-//! sized from a short calibration run, so a row takes about `--seconds` per thread count.
+//! sized from a short calibration run; a row is the median of `--repeat` timed runs of
+//! about `--seconds` each, so that one disturbed run does not move it.
 
-use crate::bot::BotSpec;
 use crate::games::{self, GameEntry};
-use crate::runner::{self, twin_ranks, MatchupStats, RunConfig, SeatingDesign};
-use crate::settings::Settings;
+use crate::runner::{self, MatchupStats, SeatingDesign};
+use crate::table::Table;
 use std::time::Instant;
+
+/// Tables benchmarked besides every game's defaults: the Spit pairing the throughput
+/// target of issue 11 names (`smart@expert` against `greedy@expert`).
+const EXTRA_CASES: [(&str, [&str; 2]); 1] = [("spit", ["smart@expert", "greedy@expert"])];
 
 /// One benchmarked table: a game, its player count and the bots in seat order.
 pub struct BenchCase {
@@ -34,7 +38,8 @@ pub fn cases(only: Option<&str>) -> Result<Vec<BenchCase>, String> {
             let (lo, hi) = entry.players();
             let defaults = entry.default_bots();
             let counts = if lo == hi { vec![lo] } else { player_counts(lo, hi) };
-            counts.into_iter().map(move |n| BenchCase { entry, bots: (0..n).map(|i| defaults[i % defaults.len()].to_string()).collect() })
+            let extra = EXTRA_CASES.iter().filter(move |(game, _)| *game == entry.name()).map(move |(_, bots)| BenchCase { entry, bots: bots.map(String::from).to_vec() });
+            counts.into_iter().map(move |n| BenchCase { entry, bots: (0..n).map(|i| defaults[i % defaults.len()].to_string()).collect() }).chain(extra)
         })
         .collect())
 }
@@ -80,20 +85,19 @@ pub fn peak_kib() -> Option<u64> {
 
 /// A built case, ready to time.
 struct Prepared {
+    table: Table,
     game: Box<dyn games::TracedGame>,
-    labels: Vec<String>,
 }
 
 impl Prepared {
     fn new(case: &BenchCase) -> Result<Prepared, String> {
-        let mut specs = case.bots.iter().map(|b| BotSpec::parse(b)).collect::<Result<Vec<_>, _>>()?;
-        specs.sort_by(|a, b| a.label.cmp(&b.label));
-        let game = case.entry.build(&specs, &Settings::parse(case.entry.flags(), &[])?)?;
-        Ok(Prepared { game, labels: specs.iter().map(|s| s.label.clone()).collect() })
+        let table = Table::parse(case.entry.name(), &case.bots, &[], SeatingDesign::All)?;
+        let game = table.build()?;
+        Ok(Prepared { table, game })
     }
     /// Plays `deals` deals under every seating on `pool`; returns the stats and seconds.
     fn time(&self, deals: u64, pool: &rayon::ThreadPool) -> (MatchupStats, f64) {
-        let cfg = RunConfig { games: 0, seed: 1, seating: SeatingDesign::All, twin_rank: twin_ranks(&self.labels), quiet: true };
+        let cfg = self.table.run_config(0, 1, true);
         let bar = indicatif::ProgressBar::hidden();
         let start = Instant::now();
         let stats = pool.install(|| runner::run_deals(self.game.as_match_game(), &cfg, 0..deals, &bar));
@@ -101,9 +105,10 @@ impl Prepared {
     }
 }
 
-/// Times `case` on `threads` threads for about `seconds` (after a calibration run on
-/// the same pool that doubles the deals until it takes a tenth of that).
-pub fn measure(case: &BenchCase, threads: usize, seconds: f64) -> Result<BenchRow, String> {
+/// Times `case` on `threads` threads: a calibration run on the same pool doubles the
+/// deals until it takes a tenth of `seconds`, then `repeat` runs of about `seconds`
+/// each play the same deals; the row is the run of median time.
+pub fn measure(case: &BenchCase, threads: usize, seconds: f64, repeat: usize) -> Result<BenchRow, String> {
     let prepared = Prepared::new(case)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
     let mut deals = threads as u64;
@@ -115,7 +120,9 @@ pub fn measure(case: &BenchCase, threads: usize, seconds: f64) -> Result<BenchRo
         deals *= 2;
     };
     let deals = ((seconds / per_deal) as u64).max(threads as u64);
-    let (stats, secs) = prepared.time(deals, &pool);
+    let mut runs: Vec<(MatchupStats, f64)> = (0..repeat.max(1)).map(|_| prepared.time(deals, &pool)).collect();
+    runs.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (stats, secs) = runs.swap_remove(runs.len() / 2);
     let rounds = prepared.game.metrics().iter().position(|m| m.name == "rounds" || m.name == "deals").map(|i| stats.metrics[i].sum());
     Ok(BenchRow {
         game: case.entry.name(),
@@ -171,12 +178,15 @@ mod tests {
         let lopti3 = all.iter().find(|c| c.entry.name() == "lopti" && c.bots.len() == 3).unwrap();
         assert_eq!(lopti3.bots, ["lowest", "burner", "random"], "the default bots in turn");
         assert!(cases(Some("chess")).is_err());
+        let spit: Vec<&BenchCase> = all.iter().filter(|c| c.entry.name() == "spit").collect();
+        assert_eq!(spit.len(), 2, "defaults and the expert pairing");
+        assert_eq!(spit[1].bots, ["smart@expert", "greedy@expert"]);
     }
 
     #[test]
     fn a_short_measurement_counts_matches_actions_and_rounds() {
         let case = cases(Some("speed")).unwrap().remove(0);
-        let row = measure(&case, 1, 0.02).unwrap();
+        let row = measure(&case, 1, 0.02, 3).unwrap();
         assert!(row.matches >= 2 && row.matches % 2 == 0, "whole deals of two seatings: {}", row.matches);
         assert!(row.actions > 10 * row.matches, "a Speed match lands dozens of actions: {} over {}", row.actions, row.matches);
         assert!(row.rounds.is_some_and(|r| r >= row.matches), "every match has a deal");

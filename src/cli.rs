@@ -57,8 +57,9 @@ enum Command {
     /// Lopti sessions: winners make rules, the table votes, RPS breaks ties (see docs/lopti-sessions.md).
     Session(crate::games::lopti::session::command::SessionArgs),
     /// Throughput of every game with its default bots (Lopti at 2-5 players, Nerts at
-    /// 2, 4, 6) on one thread and on all: matches, deals and actions per second per
-    /// thread, nanoseconds per action, state size, peak memory.
+    /// 2, 4, 6; Spit also smart@expert vs greedy@expert) on one thread and on all:
+    /// matches, deals and actions per second per thread, nanoseconds per action, state
+    /// size, peak memory; each row the median of --repeat runs.
     Bench(BenchArgs),
     /// Fit measured move times (ms) with an ex-Gaussian and a shifted lognormal by maximum
     /// likelihood, and optionally write a bot that plays at that pace (see docs/fit-rt.md).
@@ -71,8 +72,11 @@ struct BenchArgs {
     #[arg(long)]
     game: Option<String>,
     /// Seconds each timed run lasts (after a short calibration run).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 1.0)]
     seconds: f64,
+    /// Timed runs per row; the row is the run of median time (1 to 99).
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
     /// Also write the table as CSV to PATH (checked first; see `match --csv`).
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
@@ -340,6 +344,9 @@ fn run_bench(a: BenchArgs) -> Result<(), String> {
     if !(a.seconds > 0.0 && a.seconds <= 600.0) {
         return Err(format!("--seconds {}: must be more than 0 and at most 600", a.seconds));
     }
+    if !(1..=99).contains(&a.repeat) {
+        return Err(format!("--repeat {}: must be 1 to 99", a.repeat));
+    }
     let cases = cases(a.game.as_deref())?;
     let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -353,18 +360,18 @@ fn run_bench(a: BenchArgs) -> Result<(), String> {
     for case in &cases {
         for &threads in &thread_counts {
             bar.set_message(format!("{} at {} players on {threads} thread(s)", case.entry.name(), case.bots.len()));
-            rows.push(measure(case, threads, a.seconds)?);
+            rows.push(measure(case, threads, a.seconds, a.repeat)?);
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
     let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
     let summary: Vec<SummaryRow> = rows.iter().map(|r| SummaryRow { header: header.clone(), values: values(r) }).collect();
-    let shown = ["game", "players", "threads", "matches_per_s_per_thread", "rounds_per_s_per_thread", "actions_per_s_per_thread", "ns_per_action", "state_bytes", "peak_mib"];
+    let shown = ["game", "players", "bots", "threads", "matches_per_s_per_thread", "rounds_per_s_per_thread", "actions_per_s_per_thread", "ns_per_action", "state_bytes", "peak_mib"];
     let mut out = if csv.as_ref().is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
     let _ = crate::output::summary::print_table(&mut out, &summary.iter().collect::<Vec<_>>(), &shown);
     for pair in rows.chunks(thread_counts.len()).filter(|p| p.len() == 2) {
-        let _ = writeln!(out, "{} at {} players: {} threads give {:.2}x the matches of one", pair[0].game, pair[0].players, pair[1].threads,
+        let _ = writeln!(out, "{} ({}): {} threads give {:.2}x the matches of one", pair[0].game, pair[0].bots, pair[1].threads,
             pair[1].matches as f64 / pair[1].seconds / (pair[0].matches as f64 / pair[0].seconds));
     }
     if let Some(csv) = &csv {
