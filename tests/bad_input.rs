@@ -196,6 +196,8 @@ fn absurd_counts_are_refused_with_the_limit() {
     assert_error(&cardsim(&["session", "lopti", "--trace-index", "18446744073709551615"]), &["--trace-index", "at most"]);
     assert_error(&cardsim(&["session", "lopti", "--sessions", "10", "--threads", "5000"]), &["--threads", "at most 1024"]);
     assert_error(&cardsim(&["balance", "spit", "--vary", "spit.num_stockpiles=5,4", "--games", "18446744073709551615"]), &["--games", "at most"]);
+    assert_error(&cardsim(&["bench", "--repeat", "0"]), &["--repeat 0", "1 to 99"]);
+    assert_error(&cardsim(&["bench", "--seconds", "1e9"]), &["--seconds", "at most 600"]);
     let d = dir("counts");
     let exp = d.join("exp.toml");
     std::fs::write(&exp, "description = \"t\"\ngame = \"speed\"\nseed = 3\ngames = 18446744073709551615\n[[matchup]]\nbots = [\"smart\", \"greedy\"]\n").unwrap();
