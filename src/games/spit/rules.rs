@@ -36,14 +36,25 @@ const RED_CARDS: u64 = 0x6666_6666_6666_6666 & ((1 << 52) - 1);
 /// Cards whose suit is black (clubs, spades).
 const BLACK_CARDS: u64 = 0x9999_9999_9999_9999 & ((1 << 52) - 1);
 
+/// Per rank (1-13; index 0 unused), the cards of the two circularly adjacent ranks as a
+/// bit set (bit `c` for `Card(c)`, four suits per rank).
+const NEIGHBOUR_CARDS: [u64; 14] = {
+    let mut table = [0u64; 14];
+    let mut r = 1;
+    while r <= 13 {
+        let up = if r == 13 { 1 } else { r + 1 };
+        let down = if r == 1 { 13 } else { r - 1 };
+        table[r] = (0xF << (4 * (up - 1))) | (0xF << (4 * (down - 1)));
+        r += 1;
+    }
+    table
+};
+
 /// The cards that may be played on `top` as a bit set (bit `c` for `Card(c)`): the
 /// same answer as [`playable_on`] for every card, in one test per card.
 #[inline]
 pub fn playable_mask(cfg: &SpitConfig, top: Card) -> u64 {
-    let r = top.rank() as u32;
-    let up = if r == 13 { 1 } else { r + 1 };
-    let down = if r == 1 { 13 } else { r - 1 };
-    let m = (0xF << (4 * (up - 1))) | (0xF << (4 * (down - 1)));
+    let m = NEIGHBOUR_CARDS[top.rank() as usize];
     if !cfg.alternate_colors {
         m
     } else if top.is_red() {
