@@ -14,12 +14,14 @@ pub struct Pile {
     /// Play `i` packed as `rank | count << 4`.
     plays: [u8; MAX_PLAYS],
     len: u8,
+    /// The top run, kept up to date by `push` (see [`Pile::top_run`]).
+    run: u8,
     cards: Ranks,
 }
 
 impl Default for Pile {
     fn default() -> Self {
-        Pile { plays: [0; MAX_PLAYS], len: 0, cards: Ranks::EMPTY }
+        Pile { plays: [0; MAX_PLAYS], len: 0, run: 0, cards: Ranks::EMPTY }
     }
 }
 
@@ -46,17 +48,12 @@ impl Pile {
     /// The top run: consecutive cards of the top play's rank at the top of the pile,
     /// counted across successive plays, whoever made them (LOPTI-STATE-3).
     pub fn top_run(&self) -> u8 {
-        let Some((q, _)) = self.top() else { return 0 };
-        self.plays[..self.len as usize]
-            .iter()
-            .rev()
-            .take_while(|&&p| p & 0xF == q)
-            .map(|&p| p >> 4)
-            .sum()
+        self.run
     }
     /// Puts a play of `n` cards of rank `r` on top.
     pub fn push(&mut self, r: Rank, n: u8) {
         debug_assert!((1..=4).contains(&n));
+        self.run = if self.top().is_some_and(|(q, _)| q == r) { self.run + n } else { n };
         self.plays[self.len as usize] = r | n << 4;
         self.len += 1;
         self.cards.add(r, n);
