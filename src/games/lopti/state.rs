@@ -17,7 +17,7 @@ use super::config::{DrawTiming, Rules, SwapOrder};
 use super::events::{Event, HookEvent, Hooked, Observer, PickupReason, When};
 use super::pile::Pile;
 use super::ranks::{Rank, Ranks, THREE};
-use super::rules::{clear_cause, is_legal_play, Action, ClearCause, Decision};
+use super::rules::{clear_cause, is_legal_play, legal_plays, Action, ClearCause, Decision};
 use super::view::{SeatInfo, View};
 use crate::rng::{rng_from, ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
@@ -271,19 +271,8 @@ impl State {
     }
 
     /// What `seat` may see.
+    #[inline(always)]
     pub fn view(&self, seat: u8) -> View {
-        let mut seats = [SeatInfo::default(); MAX_SEATS];
-        for (s, info) in seats[..self.n as usize].iter_mut().enumerate() {
-            let p = &self.players[s];
-            *info = SeatInfo {
-                hand: p.hand.len() as u8,
-                known: p.known,
-                face_up: p.face_up,
-                face_down: p.face_down.len() as u8,
-                out: self.is_out(s as u8),
-                picked_up: self.picked_mask & (1 << s) != 0,
-            };
-        }
         let me = &self.players[seat as usize];
         let on_turn = self.phase == Phase::Play && self.current == seat;
         View {
@@ -302,8 +291,22 @@ impl State {
             draw_owed: on_turn && self.turn.draw_owed,
             draw_pile: self.draw.len() as u8,
             out_of_round: self.out,
-            seats,
+            // Every entry computed without a loop bound, so the array is built in place.
+            seats: std::array::from_fn(|s| if s < self.n as usize { self.seat_info(s as u8) } else { SeatInfo::default() }),
             rules: self.rules,
+        }
+    }
+
+    /// The public facts about `seat`.
+    fn seat_info(&self, seat: u8) -> SeatInfo {
+        let p = &self.players[seat as usize];
+        SeatInfo {
+            hand: p.hand.len() as u8,
+            known: p.known,
+            face_up: p.face_up,
+            face_down: p.face_down.len() as u8,
+            out: self.is_out(seat),
+            picked_up: self.picked_mask & (1 << seat) != 0,
         }
     }
 
@@ -475,8 +478,7 @@ impl State {
     }
 
     fn has_legal_play(&self) -> bool {
-        let d = self.decision();
-        d.hand.ranks().any(|r| (1..=d.hand.count(r)).any(|n| is_legal_play(d.pile, d.obligated, r, n, &self.rules)))
+        !legal_plays(&self.decision(), &self.rules).is_empty()
     }
 
     /// Fires the hooks of a play: `PLAY` for every play, then `BONUS_PLAY` for a bonus play.
