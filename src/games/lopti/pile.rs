@@ -60,9 +60,13 @@ impl Pile {
     }
     /// A 64-bit hash of the plays, bottom to top (equal piles give equal fingerprints).
     pub fn fingerprint(&self) -> u64 {
-        self.plays[..self.len as usize]
-            .chunks(8)
-            .fold(self.len as u64, |h, w| crate::rng::splitmix64(h ^ w.iter().fold(0, |x, &b| x << 8 | b as u64)))
+        // Eight plays a word; entries past the top are zero and may be taken in.
+        let used = ((self.len as usize).div_ceil(8) * 8).min(MAX_PLAYS);
+        self.plays[..used].chunks(8).fold(self.len as u64, |h, w| {
+            let mut word = [0; 8];
+            word[..w.len()].copy_from_slice(w);
+            crate::rng::splitmix64(h ^ u64::from_le_bytes(word))
+        })
     }
     /// Empties the pile and returns its cards.
     pub fn take(&mut self) -> Ranks {

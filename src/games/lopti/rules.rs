@@ -538,6 +538,37 @@ mod tests {
     }
 
     #[test]
+    fn the_action_set_lists_every_legal_play_of_the_hand_in_order() {
+        use rand::RngExt;
+        let mut rng = crate::rng::rng_from(3);
+        for _ in 0..20_000 {
+            let mut hand = Ranks::EMPTY;
+            for r in 0..13 {
+                if rng.random_range(0..3) == 0 {
+                    hand.add(r, rng.random_range(1..=4));
+                }
+            }
+            let mut p = Pile::default();
+            for _ in 0..rng.random_range(0..4) {
+                p.push(rng.random_range(0..13), rng.random_range(1..=2));
+            }
+            let rules = Rules { bonus_optional: true, ..Rules::default() };
+            let d = Decision { hand, face_down: 1, pile: &p, obligated: rng.random_range(0..5) == 0, bonus: rng.random_bool(0.5) };
+            let mut want: Vec<Action> = hand
+                .ranks()
+                .flat_map(|r| (1..=hand.count(r)).map(move |n| Action::Play { rank: r, count: n }))
+                .filter(|&a| matches!(a, Action::Play { rank, count } if is_legal_play(&p, d.obligated, rank, count, &rules)))
+                .collect();
+            want.extend([(!hand.is_empty() && !p.is_empty(), Action::Pickup), (d.bonus, Action::Pass)].iter().filter(|(on, _)| *on).map(|&(_, a)| a));
+            let legal = legal_actions(&d, &rules);
+            assert_eq!(legal.iter().copied().collect::<Vec<_>>(), want, "{hand:?} on {p:?}");
+            assert_eq!(legal.len(), want.len());
+            assert!((0..want.len()).all(|i| legal[i] == want[i] && legal.contains(&want[i])));
+            assert!(!legal.contains(&Action::Blind));
+        }
+    }
+
+    #[test]
     fn legal_actions_order_and_pickup_lopti_turn_3() {
         let d = Decision { hand: ranks_from("9 9 K 4").unwrap(), face_down: 3, pile: &pile("9"), obligated: false, bonus: false };
         let lines: Vec<String> = legal_actions(&d, &Rules::default()).iter().map(|a| a.to_string()).collect();

@@ -827,24 +827,28 @@ pub(super) fn same_position(a: &State, b: &State) -> bool {
 pub(super) struct Repeats<const CAP: usize> {
     /// The stretch's first position, with its counters.
     anchor: State,
-    /// Fingerprints of the stretch's turn starts, from the anchor on.
-    prints: [u64; CAP],
-    len: usize,
+    /// [`one_way`] of the anchor.
+    anchor_way: [u32; 5],
+    /// Fingerprints of the stretch's turn starts, from the anchor on (not zeroed up
+    /// front: a game rarely uses more than a few of them).
+    prints: arrayvec::ArrayVec<u64, CAP>,
     /// Brent's algorithm past `CAP`: the saved position, the power and the steps.
     brent: Option<(State, u32, u32)>,
 }
 
 impl<const CAP: usize> Repeats<CAP> {
     pub(super) fn new(state: &State) -> Self {
-        Repeats { anchor: *state, prints: [0; CAP], len: 0, brent: None }
+        Repeats { anchor: *state, anchor_way: one_way(state), prints: arrayvec::ArrayVec::new(), brent: None }
     }
 
     /// At a turn start: the earlier turn whose position this one repeats, if any.
     /// `replay(from, turn)` is the position at the start of turn `turn` played on from `from`.
     pub(super) fn repeat_of(&mut self, s: &State, replay: impl Fn(&State, u32) -> State) -> Option<u32> {
-        if self.len == 0 || one_way(s) != one_way(&self.anchor) {
+        let way = one_way(s);
+        if self.prints.is_empty() || way != self.anchor_way {
             self.anchor = *s;
-            self.len = 0;
+            self.anchor_way = way;
+            self.prints.clear();
             self.brent = None;
         }
         if let Some((saved, power, steps)) = &mut self.brent {
@@ -860,18 +864,15 @@ impl<const CAP: usize> Repeats<CAP> {
             return None;
         }
         let print = fingerprint(s);
-        for i in 0..self.len {
-            if self.prints[i] == print {
+        for (i, &p) in self.prints.iter().enumerate() {
+            if p == print {
                 let turn = self.anchor.counters.turns + i as u32;
                 if same_position(&replay(&self.anchor, turn), s) {
                     return Some(turn);
                 }
             }
         }
-        if self.len < CAP {
-            self.prints[self.len] = print;
-            self.len += 1;
-        } else {
+        if self.prints.try_push(print).is_err() {
             self.brent = Some((*s, 1, 0));
         }
         None
