@@ -559,12 +559,12 @@ mod tests {
                 .flat_map(|r| (1..=hand.count(r)).map(move |n| Action::Play { rank: r, count: n }))
                 .filter(|&a| matches!(a, Action::Play { rank, count } if is_legal_play(&p, d.obligated, rank, count, &rules)))
                 .collect();
-            want.extend([(!hand.is_empty() && !p.is_empty(), Action::Pickup), (d.bonus, Action::Pass)].iter().filter(|(on, _)| *on).map(|&(_, a)| a));
+            want.extend([(hand.is_empty(), Action::Blind), (!hand.is_empty() && !p.is_empty(), Action::Pickup), (d.bonus, Action::Pass)].iter().filter(|(on, _)| *on).map(|&(_, a)| a));
             let legal = legal_actions(&d, &rules);
             assert_eq!(legal.iter().copied().collect::<Vec<_>>(), want, "{hand:?} on {p:?}");
             assert_eq!(legal.len(), want.len());
             assert!((0..want.len()).all(|i| legal[i] == want[i] && legal.contains(&want[i])));
-            assert!(!legal.contains(&Action::Blind));
+            assert_eq!(legal.contains(&Action::Blind), hand.is_empty());
         }
     }
 
