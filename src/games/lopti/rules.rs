@@ -78,6 +78,8 @@ pub struct Actions {
     plays: Plays,
     /// `blind`, `pickup` and `pass`: bit `i` for `OTHER_ACTIONS[i]`.
     others: u8,
+    /// How many actions (counted once: bots and the turn loop ask often).
+    len: u8,
 }
 
 impl Actions {
@@ -88,7 +90,7 @@ impl Actions {
 
     /// How many actions.
     pub fn len(&self) -> usize {
-        (self.plays.0.count_ones() + self.others.count_ones()) as usize
+        self.len as usize
     }
 
     /// True if there is no action.
@@ -118,7 +120,9 @@ impl Actions {
 
     /// Adds `blind`, `pickup` or `pass` (after the plays, in that order).
     fn add_other(&mut self, action: Action) {
-        self.others |= 1 << other_index(action);
+        let bit = 1 << other_index(action);
+        self.len += (self.others & bit == 0) as u8;
+        self.others |= bit;
     }
 }
 
@@ -138,7 +142,7 @@ impl std::ops::Index<usize> for Actions {
     /// The `i`-th action in legal order; panics if `i >= len`.
     fn index(&self, i: usize) -> &Action {
         let mut plays = self.plays.0;
-        let n = plays.count_ones() as usize;
+        let n = self.len as usize - self.others.count_ones() as usize;
         if i < n {
             for _ in 0..i {
                 plays &= plays - 1;
@@ -372,6 +376,7 @@ pub fn legal_actions(d: &Decision, rules: &Rules) -> Actions {
     let from_hand = !d.hand.is_empty();
     if from_hand {
         out.plays = legal_plays(d, rules);
+        out.len = out.plays.0.count_ones() as u8;
     } else if d.face_down > 0 {
         out.add_other(Action::Blind);
     }
@@ -385,6 +390,7 @@ pub fn legal_actions(d: &Decision, rules: &Rules) -> Actions {
 }
 
 /// The legal plays from the hand (LOPTI-TURN-2, LOPTI-TURN-3).
+#[inline]
 pub fn legal_plays(d: &Decision, rules: &Rules) -> Plays {
     Plays::held(d.hand).and(Plays::allowed(d.pile, d.obligated, rules))
 }

@@ -257,7 +257,8 @@ impl State {
     pub fn next_active(&self, seat: u8) -> u8 {
         let mut s = seat;
         loop {
-            s = (s + 1) % self.n;
+            // (s + 1) % n without a division.
+            s = if s + 1 == self.n { 0 } else { s + 1 };
             if !self.is_out(s) || s == seat {
                 return s;
             }
