@@ -14,12 +14,14 @@ pub struct Pile {
     /// Play `i` packed as `rank | count << 4`.
     plays: [u8; MAX_PLAYS],
     len: u8,
+    /// The top run, kept up to date by `push` (see [`Pile::top_run`]).
+    run: u8,
     cards: Ranks,
 }
 
 impl Default for Pile {
     fn default() -> Self {
-        Pile { plays: [0; MAX_PLAYS], len: 0, cards: Ranks::EMPTY }
+        Pile { plays: [0; MAX_PLAYS], len: 0, run: 0, cards: Ranks::EMPTY }
     }
 }
 
@@ -46,26 +48,25 @@ impl Pile {
     /// The top run: consecutive cards of the top play's rank at the top of the pile,
     /// counted across successive plays, whoever made them (LOPTI-STATE-3).
     pub fn top_run(&self) -> u8 {
-        let Some((q, _)) = self.top() else { return 0 };
-        self.plays[..self.len as usize]
-            .iter()
-            .rev()
-            .take_while(|&&p| p & 0xF == q)
-            .map(|&p| p >> 4)
-            .sum()
+        self.run
     }
     /// Puts a play of `n` cards of rank `r` on top.
     pub fn push(&mut self, r: Rank, n: u8) {
         debug_assert!((1..=4).contains(&n));
+        self.run = if self.top().is_some_and(|(q, _)| q == r) { self.run + n } else { n };
         self.plays[self.len as usize] = r | n << 4;
         self.len += 1;
         self.cards.add(r, n);
     }
     /// A 64-bit hash of the plays, bottom to top (equal piles give equal fingerprints).
     pub fn fingerprint(&self) -> u64 {
-        self.plays[..self.len as usize]
-            .chunks(8)
-            .fold(self.len as u64, |h, w| crate::rng::splitmix64(h ^ w.iter().fold(0, |x, &b| x << 8 | b as u64)))
+        // Eight plays a word; entries past the top are zero and may be taken in.
+        let used = ((self.len as usize).div_ceil(8) * 8).min(MAX_PLAYS);
+        self.plays[..used].chunks(8).fold(self.len as u64, |h, w| {
+            let mut word = [0; 8];
+            word[..w.len()].copy_from_slice(w);
+            crate::rng::splitmix64(h ^ u64::from_le_bytes(word))
+        })
     }
     /// Empties the pile and returns its cards.
     pub fn take(&mut self) -> Ranks {

@@ -3,7 +3,6 @@
 use super::config::{Rules, SevenOnSeven};
 use super::pile::Pile;
 use super::ranks::{parse_rank, rank_name, Rank, Ranks, SEVEN, TEN, THREE, TWO};
-use arrayvec::ArrayVec;
 use std::fmt;
 
 /// One decision of the player on turn.
@@ -56,8 +55,108 @@ impl Action {
 /// Most legal actions in one position: 13 ranks x 4 counts, plus pick-up and pass.
 pub const MAX_ACTIONS: usize = 13 * 4 + 2;
 
-/// The legal actions of one decision, in the order `cardsim legal lopti` prints them.
-pub type Actions = ArrayVec<Action, MAX_ACTIONS>;
+/// Every play `n` x `r`, at index `4 * r + n - 1` (the bit of [`Plays`]).
+static PLAY_ACTIONS: [Action; 52] = {
+    let mut all = [Action::Pass; 52];
+    let mut i = 0;
+    while i < 52 {
+        all[i] = Action::Play { rank: (i / 4) as Rank, count: (i % 4 + 1) as u8 };
+        i += 1;
+    }
+    all
+};
+
+/// The actions other than plays, in legal order.
+static OTHER_ACTIONS: [Action; 3] = [Action::Blind, Action::Pickup, Action::Pass];
+
+/// The legal actions of one decision, in the order `cardsim legal lopti` prints them:
+/// the plays (rank low to high, then count), then `blind`, `pickup` and `pass`. Held as
+/// bit sets, so it is built and asked in a few word operations; `legal[i]` is the `i`-th
+/// action in that order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Actions {
+    plays: Plays,
+    /// `blind`, `pickup` and `pass`: bit `i` for `OTHER_ACTIONS[i]`.
+    others: u8,
+    /// How many actions (counted once: bots and the turn loop ask often).
+    len: u8,
+}
+
+impl Actions {
+    /// No action.
+    pub fn new() -> Actions {
+        Actions::default()
+    }
+
+    /// How many actions.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// True if there is no action.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The legal plays.
+    pub fn plays(&self) -> Plays {
+        self.plays
+    }
+
+    /// True if `action` is legal.
+    pub fn contains(&self, action: &Action) -> bool {
+        match *action {
+            Action::Play { rank, count } => rank < 13 && self.plays.contains(rank, count),
+            other => self.others & 1 << other_index(other) != 0,
+        }
+    }
+
+    /// The actions in order.
+    pub fn iter(&self) -> impl Iterator<Item = &'static Action> {
+        let others = self.others;
+        let plays = self.plays.iter().map(|(r, n)| &PLAY_ACTIONS[4 * r as usize + n as usize - 1]);
+        plays.chain((0..3).filter(move |&i| others & 1 << i != 0).map(|i| &OTHER_ACTIONS[i]))
+    }
+
+    /// Adds `blind`, `pickup` or `pass` (after the plays, in that order).
+    fn add_other(&mut self, action: Action) {
+        let bit = 1 << other_index(action);
+        self.len += (self.others & bit == 0) as u8;
+        self.others |= bit;
+    }
+}
+
+/// The index of a non-play action in [`OTHER_ACTIONS`].
+fn other_index(action: Action) -> usize {
+    match action {
+        Action::Blind => 0,
+        Action::Pickup => 1,
+        Action::Pass => 2,
+        Action::Play { .. } => unreachable!("plays are in the play set"),
+    }
+}
+
+impl std::ops::Index<usize> for Actions {
+    type Output = Action;
+
+    /// The `i`-th action in legal order; panics if `i >= len`.
+    fn index(&self, i: usize) -> &Action {
+        let mut plays = self.plays.0;
+        let n = self.len as usize - self.others.count_ones() as usize;
+        if i < n {
+            for _ in 0..i {
+                plays &= plays - 1;
+            }
+            return &PLAY_ACTIONS[plays.trailing_zeros() as usize];
+        }
+        let mut others = self.others;
+        for _ in n..i {
+            others &= others.wrapping_sub(1);
+        }
+        assert!(others != 0, "action {i} of {} legal actions", self.len());
+        &OTHER_ACTIONS[others.trailing_zeros() as usize]
+    }
+}
 
 /// How a pile was cleared (LOPTI-CLEAR-2; way (4), four 7s, is a [`ClearCause::FourOfAKind`];
 /// way (5) is [`ClearCause::SpecialRule`]).
@@ -85,46 +184,174 @@ impl ClearCause {
     }
 }
 
-/// True if playing `n` cards of rank `r` is legal on `pile`, for a player who holds the
-/// 3 obligation when `obligated` (lopti.md §17 `legal`, LOPTI-PLAY-*, §9).
-pub fn is_legal_play(pile: &Pile, obligated: bool, r: Rank, n: u8, rules: &Rules) -> bool {
-    let Some((q, m)) = pile.top() else { return true };
-    if obligated {
-        return r == THREE;
+/// A set of plays `(rank, count)` as bits laid out like the counters of [`Ranks`]: bit
+/// `4 * r + n - 1` stands for `n` cards of rank `r` (`n` in 1..=4). Legality is decided on
+/// whole sets at once, so finding every legal play of a hand is a few word operations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Plays(pub u64);
+
+/// One in the lowest bit of every rank's counter.
+const ONES: u64 = 0x1_1111_1111_1111;
+/// Every count of every rank.
+const EVERY: u64 = 0xF * ONES;
+/// Ranks the low rule allows on a 7 besides 3s (LOPTI-7-2): 2, 4, 5 and 6.
+const LOW_ON_SEVEN: u64 = rank_bits(TWO) | rank_bits(2) | rank_bits(3) | rank_bits(4);
+
+/// Every count of rank `r`.
+const fn rank_bits(r: Rank) -> u64 {
+    0xF << (4 * r as u32)
+}
+
+impl Plays {
+    /// No play.
+    pub const NONE: Plays = Plays(0);
+
+    /// The plays the cards of `hand` make: 1 to `hand.count(r)` cards of each rank `r`.
+    pub fn held(hand: Ranks) -> Plays {
+        // Per counter c <= 4 (no carry between counters): c + 8 - k has bit 3 set iff c >= k.
+        let h = hand.0;
+        let at_least = |k: u64| (h + (8 - k) * ONES) & (8 * ONES);
+        Plays(at_least(1) >> 3 | at_least(2) >> 2 | at_least(3) >> 1 | at_least(4))
     }
-    if r == THREE {
-        return true;
-    }
-    if r == q {
-        if q == SEVEN && rules.seven_on_seven == SevenOnSeven::Free {
-            return true;
+
+    /// Every play legal on `pile`, whatever the hand, for a player who holds the 3
+    /// obligation when `obligated` (lopti.md §17 `legal`, LOPTI-PLAY-*, §9): anything on
+    /// an empty table (LOPTI-TURN-2); under an obligation only 3s (LOPTI-3-7); otherwise
+    /// 3s on anything (LOPTI-3-1); on the top play's rank `q` more cards than the top play
+    /// or exactly the cards that complete four (LOPTI-PLAY-2, LOPTI-PLAY-3; any number of
+    /// 7s on a 7 under `seven_on_seven=free`, LOPTI-7-5); on a 7 only 2, 4, 5 and 6 besides
+    /// (LOPTI-7-2); elsewhere 2, 7 and 10 (LOPTI-PLAY-4) and, after a 2 any rank
+    /// (LOPTI-2-2), else the ranks above `q` (LOPTI-PLAY-2).
+    pub fn allowed(pile: &Pile, obligated: bool, rules: &Rules) -> Plays {
+        let Some((q, m)) = pile.top() else { return Plays(EVERY) };
+        if obligated {
+            return Plays(rank_bits(THREE));
         }
-        return n > m || pile.top_run() + n == 4;
+        let others = if q == SEVEN {
+            LOW_ON_SEVEN
+        } else {
+            let higher = if q == TWO { EVERY } else { EVERY & !((1 << (4 * q as u32 + 4)) - 1) };
+            rank_bits(TWO) | rank_bits(SEVEN) | rank_bits(TEN) | higher
+        };
+        let mut plays = others | rank_bits(THREE);
+        if q == SEVEN && rules.seven_on_seven == SevenOnSeven::Free {
+            plays |= rank_bits(SEVEN);
+        } else if q != THREE {
+            // Counts n > m, and n = 4 - run when that completes four.
+            let run = pile.top_run() as u32;
+            let more = (0xF << m) & 0xF;
+            let complete = if run < 4 { 1 << (3 - run) } else { 0 };
+            plays = plays & !rank_bits(q) | (more | complete) << (4 * q as u32);
+        }
+        Plays(plays)
     }
-    if q == SEVEN {
-        return matches!(r, TWO | 2..=4);
+
+    /// True if the set holds `n` cards of rank `r`.
+    pub fn contains(self, r: Rank, n: u8) -> bool {
+        (1..=4).contains(&n) && self.0 >> (4 * r as u32 + n as u32 - 1) & 1 != 0
     }
-    if matches!(r, TWO | SEVEN | TEN) {
-        return true;
+
+    /// True if the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
     }
-    q == TWO || r > q
+
+    /// The plays of both sets.
+    pub fn and(self, other: Plays) -> Plays {
+        Plays(self.0 & other.0)
+    }
+
+    /// The plays of rank `r` only.
+    pub fn of_rank(self, r: Rank) -> Plays {
+        Plays(self.0 & rank_bits(r))
+    }
+
+    /// The plays of the ordinary ranks (all but 2, 3, 7 and 10, LOPTI-DECK-3).
+    pub fn ordinary(self) -> Plays {
+        Plays(self.0 & !(rank_bits(TWO) | rank_bits(THREE) | rank_bits(SEVEN) | rank_bits(TEN)))
+    }
+
+    /// The first play in legal order: the lowest rank, its fewest cards.
+    pub fn first(self) -> Option<(Rank, u8)> {
+        self.iter().next()
+    }
+
+    /// The last play in legal order: the highest rank, its most cards.
+    pub fn last(self) -> Option<(Rank, u8)> {
+        (self.0 != 0).then(|| {
+            let b = 63 - self.0.leading_zeros();
+            ((b / 4) as Rank, (b % 4 + 1) as u8)
+        })
+    }
+
+    /// The play with the fewest cards, the lowest rank among equals.
+    pub fn fewest(self) -> Option<(Rank, u8)> {
+        (0..4).map(|k| self.0 & ONES << k).find(|&b| b != 0).map(|b| {
+            let b = b.trailing_zeros();
+            ((b / 4) as Rank, (b % 4 + 1) as u8)
+        })
+    }
+
+    /// The plays as `(rank, count)`, rank low to high, then count.
+    pub fn iter(self) -> impl Iterator<Item = (Rank, u8)> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            Some(((b / 4) as Rank, (b % 4 + 1) as u8))
+        })
+    }
+}
+
+/// True if playing `n` cards of rank `r` is legal on `pile`, for a player who holds the
+/// 3 obligation when `obligated` (lopti.md §17 `legal`; see [`Plays::allowed`]).
+pub fn is_legal_play(pile: &Pile, obligated: bool, r: Rank, n: u8, rules: &Rules) -> bool {
+    Plays::allowed(pile, obligated, rules).contains(r, n)
 }
 
 /// What a legal play of `n` x `r` clears, if anything, given `run3` discarded 3s beside
 /// the pile (LOPTI-CLEAR-2 (1)-(4)). A 3-run of four on an empty table is reported as a
 /// [`ClearCause::ThreeRun`]; whether it counts is `lopti.empty_clear_bonus` (LOPTI-3-6).
 pub fn clear_cause(pile: &Pile, run3: u8, r: Rank, n: u8) -> Option<ClearCause> {
-    if r == THREE {
-        return (run3 + n == 4).then_some(ClearCause::ThreeRun);
+    let clears = Clears::on(pile, run3);
+    [ClearCause::Ten, ClearCause::ThreeRun, ClearCause::FourOfAKind].into_iter().find(|&c| clears.by(c).contains(r, n))
+}
+
+/// The plays that would clear one pile, by cause ([`clear_cause`] for every play at once).
+#[derive(Clone, Copy, Debug)]
+pub struct Clears {
+    /// Four of a kind at the top: on the top play's rank the cards that complete its
+    /// run to four, on any other rank (but 3 and 10) four cards.
+    four: Plays,
+    /// The 3s that bring the discarded 3s beside the pile to four.
+    three_run: Plays,
+}
+
+impl Clears {
+    /// The pile `pile` with `run3` discarded 3s beside it.
+    pub fn on(pile: &Pile, run3: u8) -> Clears {
+        let mut four = ONES << 3 & !(rank_bits(THREE) | rank_bits(TEN));
+        if let Some((q, _)) = pile.top().filter(|&(q, _)| q != THREE && q != TEN) {
+            let run = pile.top_run() as u32;
+            let complete = if run < 4 { 1 << (3 - run) } else { 0 };
+            four = four & !rank_bits(q) | complete << (4 * q as u32);
+        }
+        let three_run = if run3 < 4 { 1 << (4 * THREE as u32 + 3 - run3 as u32) } else { 0 };
+        Clears { four: Plays(four), three_run: Plays(three_run) }
     }
-    if r == TEN {
-        return Some(ClearCause::Ten);
+
+    /// The plays that clear by `cause` (none by a special rule: that is no play's doing).
+    pub fn by(&self, cause: ClearCause) -> Plays {
+        match cause {
+            ClearCause::FourOfAKind => self.four,
+            ClearCause::ThreeRun => self.three_run,
+            ClearCause::Ten => Plays(rank_bits(TEN)),
+            ClearCause::SpecialRule => Plays::NONE,
+        }
     }
-    let run = match pile.top() {
-        Some((q, _)) if q == r => pile.top_run(),
-        _ => 0,
-    };
-    (run + n == 4).then_some(ClearCause::FourOfAKind)
 }
 
 /// The decision in front of the player on turn, as far as legality is concerned.
@@ -148,23 +375,24 @@ pub fn legal_actions(d: &Decision, rules: &Rules) -> Actions {
     let mut out = Actions::new();
     let from_hand = !d.hand.is_empty();
     if from_hand {
-        for r in d.hand.ranks() {
-            for n in 1..=d.hand.count(r) {
-                if is_legal_play(d.pile, d.obligated, r, n, rules) {
-                    out.push(Action::Play { rank: r, count: n });
-                }
-            }
-        }
+        out.plays = legal_plays(d, rules);
+        out.len = out.plays.0.count_ones() as u8;
     } else if d.face_down > 0 {
-        out.push(Action::Blind);
+        out.add_other(Action::Blind);
     }
     if !d.pile.is_empty() && (from_hand || rules.facedown_may_pickup) {
-        out.push(Action::Pickup);
+        out.add_other(Action::Pickup);
     }
     if d.bonus && rules.bonus_optional {
-        out.push(Action::Pass);
+        out.add_other(Action::Pass);
     }
     out
+}
+
+/// The legal plays from the hand (LOPTI-TURN-2, LOPTI-TURN-3).
+#[inline]
+pub fn legal_plays(d: &Decision, rules: &Rules) -> Plays {
+    Plays::held(d.hand).and(Plays::allowed(d.pile, d.obligated, rules))
 }
 
 #[cfg(test)]
@@ -172,6 +400,7 @@ mod tests {
     use super::*;
     use crate::games::lopti::ranks::ranks_from;
     use crate::games::lopti::tests::pile;
+
 
     fn legal(pile_text: &str, play: &str) -> bool {
         legal_with(pile_text, play, &Rules::default())
@@ -312,6 +541,37 @@ mod tests {
         assert!(!legal("A|7", "10"), "LOPTI-10-1: not on a 7");
         assert!(!is_legal_play(&pile("A"), true, TEN, 1, &Rules::default()), "LOPTI-10-1: not under an obligation");
         assert_eq!(clear_cause(&pile("A"), 0, TEN, 1), Some(ClearCause::Ten), "LOPTI-10-2");
+    }
+
+    #[test]
+    fn the_action_set_lists_every_legal_play_of_the_hand_in_order() {
+        use rand::RngExt;
+        let mut rng = crate::rng::rng_from(3);
+        for _ in 0..20_000 {
+            let mut hand = Ranks::EMPTY;
+            for r in 0..13 {
+                if rng.random_range(0..3) == 0 {
+                    hand.add(r, rng.random_range(1..=4));
+                }
+            }
+            let mut p = Pile::default();
+            for _ in 0..rng.random_range(0..4) {
+                p.push(rng.random_range(0..13), rng.random_range(1..=2));
+            }
+            let rules = Rules { bonus_optional: true, ..Rules::default() };
+            let d = Decision { hand, face_down: 1, pile: &p, obligated: rng.random_range(0..5) == 0, bonus: rng.random_bool(0.5) };
+            let mut want: Vec<Action> = hand
+                .ranks()
+                .flat_map(|r| (1..=hand.count(r)).map(move |n| Action::Play { rank: r, count: n }))
+                .filter(|&a| matches!(a, Action::Play { rank, count } if is_legal_play(&p, d.obligated, rank, count, &rules)))
+                .collect();
+            want.extend([(hand.is_empty(), Action::Blind), (!hand.is_empty() && !p.is_empty(), Action::Pickup), (d.bonus, Action::Pass)].iter().filter(|(on, _)| *on).map(|&(_, a)| a));
+            let legal = legal_actions(&d, &rules);
+            assert_eq!(legal.iter().copied().collect::<Vec<_>>(), want, "{hand:?} on {p:?}");
+            assert_eq!(legal.len(), want.len());
+            assert!((0..want.len()).all(|i| legal[i] == want[i] && legal.contains(&want[i])));
+            assert_eq!(legal.contains(&Action::Blind), hand.is_empty());
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ use super::config::{DrawTiming, Rules, SwapOrder};
 use super::events::{Event, HookEvent, Hooked, Observer, PickupReason, When};
 use super::pile::Pile;
 use super::ranks::{Rank, Ranks, THREE};
-use super::rules::{clear_cause, is_legal_play, Action, ClearCause, Decision};
+use super::rules::{clear_cause, is_legal_play, legal_plays, Action, ClearCause, Decision};
 use super::view::{SeatInfo, View};
 use crate::rng::{rng_from, ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
@@ -257,7 +257,8 @@ impl State {
     pub fn next_active(&self, seat: u8) -> u8 {
         let mut s = seat;
         loop {
-            s = (s + 1) % self.n;
+            // (s + 1) % n without a division.
+            s = if s + 1 == self.n { 0 } else { s + 1 };
             if !self.is_out(s) || s == seat {
                 return s;
             }
@@ -271,19 +272,8 @@ impl State {
     }
 
     /// What `seat` may see.
+    #[inline(always)]
     pub fn view(&self, seat: u8) -> View {
-        let mut seats = [SeatInfo::default(); MAX_SEATS];
-        for (s, info) in seats[..self.n as usize].iter_mut().enumerate() {
-            let p = &self.players[s];
-            *info = SeatInfo {
-                hand: p.hand.len() as u8,
-                known: p.known,
-                face_up: p.face_up,
-                face_down: p.face_down.len() as u8,
-                out: self.is_out(s as u8),
-                picked_up: self.picked_mask & (1 << s) != 0,
-            };
-        }
         let me = &self.players[seat as usize];
         let on_turn = self.phase == Phase::Play && self.current == seat;
         View {
@@ -302,8 +292,22 @@ impl State {
             draw_owed: on_turn && self.turn.draw_owed,
             draw_pile: self.draw.len() as u8,
             out_of_round: self.out,
-            seats,
+            // Every entry computed without a loop bound, so the array is built in place.
+            seats: std::array::from_fn(|s| if s < self.n as usize { self.seat_info(s as u8) } else { SeatInfo::default() }),
             rules: self.rules,
+        }
+    }
+
+    /// The public facts about `seat`.
+    fn seat_info(&self, seat: u8) -> SeatInfo {
+        let p = &self.players[seat as usize];
+        SeatInfo {
+            hand: p.hand.len() as u8,
+            known: p.known,
+            face_up: p.face_up,
+            face_down: p.face_down.len() as u8,
+            out: self.is_out(seat),
+            picked_up: self.picked_mask & (1 << seat) != 0,
         }
     }
 
@@ -475,8 +479,7 @@ impl State {
     }
 
     fn has_legal_play(&self) -> bool {
-        let d = self.decision();
-        d.hand.ranks().any(|r| (1..=d.hand.count(r)).any(|n| is_legal_play(d.pile, d.obligated, r, n, &self.rules)))
+        !legal_plays(&self.decision(), &self.rules).is_empty()
     }
 
     /// Fires the hooks of a play: `PLAY` for every play, then `BONUS_PLAY` for a bonus play.
@@ -834,24 +837,28 @@ pub(super) fn same_position(a: &State, b: &State) -> bool {
 pub(super) struct Repeats<const CAP: usize> {
     /// The stretch's first position, with its counters.
     anchor: State,
-    /// Fingerprints of the stretch's turn starts, from the anchor on.
-    prints: [u64; CAP],
-    len: usize,
+    /// [`one_way`] of the anchor.
+    anchor_way: [u32; 5],
+    /// Fingerprints of the stretch's turn starts, from the anchor on (not zeroed up
+    /// front: a game rarely uses more than a few of them).
+    prints: arrayvec::ArrayVec<u64, CAP>,
     /// Brent's algorithm past `CAP`: the saved position, the power and the steps.
     brent: Option<(State, u32, u32)>,
 }
 
 impl<const CAP: usize> Repeats<CAP> {
     pub(super) fn new(state: &State) -> Self {
-        Repeats { anchor: *state, prints: [0; CAP], len: 0, brent: None }
+        Repeats { anchor: *state, anchor_way: one_way(state), prints: arrayvec::ArrayVec::new(), brent: None }
     }
 
     /// At a turn start: the earlier turn whose position this one repeats, if any.
     /// `replay(from, turn)` is the position at the start of turn `turn` played on from `from`.
     pub(super) fn repeat_of(&mut self, s: &State, replay: impl Fn(&State, u32) -> State) -> Option<u32> {
-        if self.len == 0 || one_way(s) != one_way(&self.anchor) {
+        let way = one_way(s);
+        if self.prints.is_empty() || way != self.anchor_way {
             self.anchor = *s;
-            self.len = 0;
+            self.anchor_way = way;
+            self.prints.clear();
             self.brent = None;
         }
         if let Some((saved, power, steps)) = &mut self.brent {
@@ -867,18 +874,15 @@ impl<const CAP: usize> Repeats<CAP> {
             return None;
         }
         let print = fingerprint(s);
-        for i in 0..self.len {
-            if self.prints[i] == print {
+        for (i, &p) in self.prints.iter().enumerate() {
+            if p == print {
                 let turn = self.anchor.counters.turns + i as u32;
                 if same_position(&replay(&self.anchor, turn), s) {
                     return Some(turn);
                 }
             }
         }
-        if self.len < CAP {
-            self.prints[self.len] = print;
-            self.len += 1;
-        } else {
+        if self.prints.try_push(print).is_err() {
             self.brent = Some((*s, 1, 0));
         }
         None

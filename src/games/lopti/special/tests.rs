@@ -390,7 +390,7 @@ impl Strategy for AlwaysSwap {
     fn swap(&self, _: &View, _: &mut SimRng) -> Option<Swap> {
         None
     }
-    fn act(&self, _: &View, legal: &[Action], _: &mut SimRng) -> Action {
+    fn act(&self, _: &View, legal: &crate::games::lopti::rules::Actions, _: &mut SimRng) -> Action {
         legal[0]
     }
     fn rule_swap(&self, view: &View, _: &mut SimRng) -> Option<Swap> {

@@ -1,7 +1,7 @@
 //! `burner`: clears the pile whenever it can.
 
 use super::{lowest_choice, strong_face_up_swap, Params, Registered, Strategy};
-use crate::games::lopti::rules::{clear_cause, Action, ClearCause};
+use crate::games::lopti::rules::{Action, Actions, ClearCause, Clears};
 use crate::games::lopti::state::Swap;
 use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
@@ -18,14 +18,6 @@ pub const ENTRY: Registered = Registered {
     build: |_: &Params| Box::new(Burner),
 };
 
-fn preference(cause: ClearCause) -> u8 {
-    match cause {
-        ClearCause::FourOfAKind => 0,
-        ClearCause::ThreeRun => 1,
-        ClearCause::Ten | ClearCause::SpecialRule => 2,
-    }
-}
-
 impl Strategy for Burner {
     fn swap(&self, view: &View, _: &mut SimRng) -> Option<Swap> {
         strong_face_up_swap(view)
@@ -35,17 +27,13 @@ impl Strategy for Burner {
         true
     }
 
-    fn act(&self, view: &View, legal: &[Action], _: &mut SimRng) -> Action {
-        let counts_as_clear = |c: ClearCause| c != ClearCause::ThreeRun || !view.pile.is_empty() || view.rules.empty_clear_bonus;
-        legal
-            .iter()
-            .filter_map(|&a| match a {
-                Action::Play { rank, count } => clear_cause(&view.pile, view.run3, rank, count)
-                    .filter(|&c| counts_as_clear(c))
-                    .map(|c| ((preference(c), count), a)),
-                _ => None,
-            })
-            .min_by_key(|&(key, _)| key)
-            .map_or_else(|| lowest_choice(legal), |(_, a)| a)
+    fn act(&self, view: &View, legal: &Actions, _: &mut SimRng) -> Action {
+        let clears = Clears::on(&view.pile, view.run3);
+        let three_run_counts = !view.pile.is_empty() || view.rules.empty_clear_bonus;
+        [ClearCause::FourOfAKind, ClearCause::ThreeRun, ClearCause::Ten]
+            .into_iter()
+            .filter(|&c| c != ClearCause::ThreeRun || three_run_counts)
+            .find_map(|c| legal.plays().and(clears.by(c)).fewest())
+            .map_or_else(|| lowest_choice(legal), |(rank, count)| Action::Play { rank, count })
     }
 }

@@ -1,7 +1,7 @@
 //! `lowest`: sheds its lowest ordinary cards and saves the specials.
 
 use super::{lowest_choice, strong_face_up_swap, Params, Registered, Strategy};
-use crate::games::lopti::rules::Action;
+use crate::games::lopti::rules::{Action, Actions};
 use crate::games::lopti::state::Swap;
 use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
@@ -27,7 +27,7 @@ impl Strategy for Lowest {
         true
     }
 
-    fn act(&self, _: &View, legal: &[Action], _: &mut SimRng) -> Action {
+    fn act(&self, _: &View, legal: &Actions, _: &mut SimRng) -> Action {
         lowest_choice(legal)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{lowest_choice, strong_face_up_swap, Params, Registered, Strategy};
 use crate::games::lopti::events::NoObserver;
-use crate::games::lopti::rules::{Action, MAX_ACTIONS};
+use crate::games::lopti::rules::{Action, Actions, MAX_ACTIONS};
 use crate::games::lopti::state::{play_round, Dice, State, Swap};
 use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
@@ -28,7 +28,7 @@ impl Strategy for Playout {
         strong_face_up_swap(view)
     }
 
-    fn act(&self, _: &View, legal: &[Action], rng: &mut SimRng) -> Action {
+    fn act(&self, _: &View, legal: &Actions, rng: &mut SimRng) -> Action {
         if rng.random_bool(PLAYOUT_NOISE) {
             legal[rng.random_range(0..legal.len())]
         } else {
@@ -117,7 +117,7 @@ impl Strategy for Mcts {
         options[best]
     }
 
-    fn act(&self, view: &View, legal: &[Action], rng: &mut SimRng) -> Action {
+    fn act(&self, view: &View, legal: &Actions, rng: &mut SimRng) -> Action {
         legal[self.search(view, legal.len(), |s, j| s.apply(legal[j], &mut NoObserver), rng)]
     }
 }

@@ -6,8 +6,8 @@ mod lowest;
 mod mcts;
 mod random;
 
-use super::ranks::{is_special, Rank, SEVEN, TEN, THREE, TWO};
-use super::rules::Action;
+use super::ranks::{Rank, SEVEN, TEN, THREE, TWO};
+use super::rules::{Action, Actions};
 use super::state::Swap;
 use super::view::View;
 use crate::games::StrategyInfo;
@@ -24,7 +24,7 @@ pub trait Strategy: Sync {
     /// card for one face-up card.
     fn swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap>;
     /// One of `legal` (never empty; in the order `cardsim legal lopti` prints).
-    fn act(&self, view: &View, legal: &[Action], rng: &mut SimRng) -> Action;
+    fn act(&self, view: &View, legal: &Actions, rng: &mut SimRng) -> Action;
     /// True if `swap`, `act`, `give` and `rule_swap` never use the generator and depend
     /// only on the view; a game among such bots that repeats a position is stopped (it
     /// would never end).
@@ -97,19 +97,16 @@ fn strong_face_up_swap(view: &View) -> Option<Swap> {
 const SPECIALS_CHEAPEST_FIRST: [Rank; 4] = [TWO, SEVEN, THREE, TEN];
 
 /// The `lowest` policy: the lowest ordinary rank it may play, all such cards; else one
-/// special card (2, 7, 3, then 10); else reveal a face-down card; else take the pile.
-/// It never declines a bonus play.
-fn lowest_choice(legal: &[Action]) -> Action {
-    let plays = || legal.iter().filter_map(|a| match *a {
-        Action::Play { rank, count } => Some((rank, count)),
-        _ => None,
-    });
-    if let Some((rank, _)) = plays().filter(|&(r, _)| !is_special(r)).min_by_key(|&(r, _)| r) {
-        let count = plays().filter(|&(r, _)| r == rank).map(|(_, n)| n).max().unwrap_or(1);
+/// special card (2, 7, 3, then 10), as few as it may; else reveal a face-down card; else
+/// take the pile. It never declines a bonus play.
+fn lowest_choice(legal: &Actions) -> Action {
+    let plays = legal.plays();
+    if let Some((rank, _)) = plays.ordinary().first() {
+        let (_, count) = plays.of_rank(rank).last().expect("a play of that rank");
         return Action::Play { rank, count };
     }
     for special in SPECIALS_CHEAPEST_FIRST {
-        if let Some((rank, count)) = plays().filter(|&(r, _)| r == special).min_by_key(|&(_, n)| n) {
+        if let Some((rank, count)) = plays.of_rank(special).first() {
             return Action::Play { rank, count };
         }
     }

@@ -1,7 +1,7 @@
 //! `random`: uniform choices, reproducible by other programs from `cardsim legal lopti`.
 
 use super::{Params, Registered, Strategy};
-use crate::games::lopti::rules::Action;
+use crate::games::lopti::rules::{Action, Actions};
 use crate::games::lopti::state::Swap;
 use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
@@ -26,7 +26,7 @@ impl Strategy for Random {
         (k > 0).then(|| Swap { hand: view.hand.nth((k - 1) / f), face_up: view.face_up.nth((k - 1) % f) })
     }
 
-    fn act(&self, _: &View, legal: &[Action], rng: &mut SimRng) -> Action {
+    fn act(&self, _: &View, legal: &Actions, rng: &mut SimRng) -> Action {
         legal[rng.random_range(0..legal.len())]
     }
 

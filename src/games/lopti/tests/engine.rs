@@ -68,7 +68,7 @@ impl Strategy for Recording {
         let hand = view.hand.nth(0);
         view.face_up.ranks().find(|&f| f != hand).map(|face_up| Swap { hand, face_up })
     }
-    fn act(&self, _: &crate::games::lopti::view::View, legal: &[crate::games::lopti::rules::Action], _: &mut crate::rng::SimRng) -> crate::games::lopti::rules::Action {
+    fn act(&self, _: &crate::games::lopti::view::View, legal: &crate::games::lopti::rules::Actions, _: &mut crate::rng::SimRng) -> crate::games::lopti::rules::Action {
         legal[0]
     }
 }

@@ -127,7 +127,7 @@ impl Strategy for Undeclared {
     fn swap(&self, view: &crate::games::lopti::view::View, rng: &mut crate::rng::SimRng) -> Option<crate::games::lopti::state::Swap> {
         Lowest.swap(view, rng)
     }
-    fn act(&self, view: &crate::games::lopti::view::View, legal: &[crate::games::lopti::rules::Action], rng: &mut crate::rng::SimRng) -> crate::games::lopti::rules::Action {
+    fn act(&self, view: &crate::games::lopti::view::View, legal: &crate::games::lopti::rules::Actions, rng: &mut crate::rng::SimRng) -> crate::games::lopti::rules::Action {
         Lowest.act(view, legal, rng)
     }
 }
