@@ -179,8 +179,9 @@ impl lopti::strategies::Strategy for Scripted<lopti::rules::Action> {
         let (h, f) = (script.byte() as usize, script.byte() as usize);
         (h % 2 == 1 && !hand.is_empty() && !face_up.is_empty()).then(|| lopti::state::Swap { hand: hand[h / 2 % hand.len()], face_up: face_up[f % face_up.len()] })
     }
-    fn act(&self, _: &lopti::view::View, legal: &[lopti::rules::Action], _: &mut SimRng) -> lopti::rules::Action {
-        self.lock().choose(self.seat, legal, Some(legal[0])).unwrap_or(legal[0])
+    fn act(&self, _: &lopti::view::View, legal: &lopti::rules::Actions, _: &mut SimRng) -> lopti::rules::Action {
+        let legal: Vec<lopti::rules::Action> = legal.iter().copied().collect();
+        self.lock().choose(self.seat, &legal, Some(legal[0])).unwrap_or(legal[0])
     }
 }
 

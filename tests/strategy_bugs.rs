@@ -6,7 +6,7 @@
 
 use cardsim::games::lopti::config::Rules;
 use cardsim::games::lopti::entry::LoptiGame;
-use cardsim::games::lopti::rules::Action;
+use cardsim::games::lopti::rules::{Action, Actions};
 use cardsim::games::lopti::state::Swap;
 use cardsim::games::lopti::strategies::Strategy;
 use cardsim::games::lopti::view::View;
@@ -36,7 +36,7 @@ impl Strategy for BrokenLopti {
     fn swap(&self, _: &View, _: &mut SimRng) -> Option<Swap> {
         None
     }
-    fn act(&self, _: &View, legal: &[Action], rng: &mut SimRng) -> Action {
+    fn act(&self, _: &View, legal: &Actions, rng: &mut SimRng) -> Action {
         if rng.random_range(0..40) == 0 { Action::Play { rank: 5, count: 9 } } else { legal[0] }
     }
 }
