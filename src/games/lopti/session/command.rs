@@ -237,6 +237,10 @@ pub fn play_group(table: &Table, layout: &Layout, seed: u64, g: u64) -> Sums {
             let rec = play_session(table, &sb[..layout.n], ss, &returning, &mut NoObserver);
             returning = rec.end_rules.iter().map(|r| rec.logs[r.serial as usize - 1]).collect();
             sums.add(&rec);
+            if let (Some((round, choice)), None) = (rec.illegal, sums.strategy_bug) {
+                let session = (g * layout.per + k) * layout.series + j;
+                sums.strategy_bug = Some(super::stats::SessionBug { session, seat_bots: rec.seat_bots, round, choice });
+            }
         }
     }
     sums
@@ -307,6 +311,9 @@ pub fn run(a: SessionArgs) -> Result<(), String> {
     let play_start = Instant::now();
     let groups = pool.install(|| play_all(&p.table, &layout, a.seed, &bar));
     bar.finish_and_clear();
+    if let Some(bug) = groups.iter().filter_map(|s| s.strategy_bug).min_by_key(|b| b.session) {
+        return Err(session_bug_message(&a, &p, &bug));
+    }
     let secs = play_start.elapsed().as_secs_f64();
     let labels: Vec<String> = p.table.bots.iter().map(|b| b.label.clone()).collect();
     let ids: Vec<&'static str> = p.table.catalog.rules.iter().map(|r| r.id).collect();
@@ -387,6 +394,34 @@ impl SessionObserver for SessionTrace<'_> {
     }
 }
 
+/// The one-line report of a bot's illegal choice in a session, with the command that
+/// traces that session.
+fn session_bug_message(a: &SessionArgs, p: &Prepared, bug: &super::stats::SessionBug) -> String {
+    let mut repro = format!("cardsim session lopti --rounds {} --seed {}", a.rounds, a.seed);
+    for b in &a.bots {
+        repro += &format!(" --bot {b}");
+    }
+    for s in &a.sets {
+        repro += &format!(" --set {s}");
+    }
+    for f in &a.rule_files {
+        repro += &format!(" --rules {}", f.display());
+    }
+    if a.target_wins > 0 {
+        repro += &format!(" --target-wins {}", a.target_wins);
+    }
+    format!("{}; reproduce with: {repro} --trace-index {}", session_bug_line(p, bug, a.seed), bug.session)
+}
+
+/// What a session's strategy bug was: strategy, seat, action, index, round, session, seed.
+fn session_bug_line(p: &Prepared, bug: &super::stats::SessionBug, seed: u64) -> String {
+    let c = &bug.choice;
+    format!(
+        "strategy '{}' (seat {}) chose an illegal action {} at action index {} of round {} of session {} (seed {seed}): a bug in that strategy",
+        p.table.bots[bug.seat_bots[c.seat as usize]].label, c.seat, c.action, c.index, bug.round, bug.session
+    )
+}
+
 /// Traces session `index` of a run with these options.
 fn trace(p: &Prepared, seed: u64, index: u64, format: TraceFormat) -> Result<(), String> {
     let n = p.table.bots.len();
@@ -417,10 +452,14 @@ fn trace(p: &Prepared, seed: u64, index: u64, format: TraceFormat) -> Result<(),
         text: format!("lopti session {index} (group {g}, seating {k}) seed {seed}: {} | {} rounds{} | {}", who.join(" "), p.table.rounds,
             if p.table.target_wins > 0 { format!(" or {} wins", p.table.target_wins) } else { String::new() },
             if p.flags.is_empty() { "default rules".into() } else { p.flags.clone() }) });
-    play_session(&p.table, &sb[..n], ss, &returning, &mut SessionTrace { sink: &mut sink });
+    let rec = play_session(&p.table, &sb[..n], ss, &returning, &mut SessionTrace { sink: &mut sink });
     match sink.error {
-        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the trace: {e}")),
-        _ => Ok(()),
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(format!("writing the trace: {e}")),
+        _ => {}
+    }
+    match rec.illegal {
+        None => Ok(()),
+        Some((round, choice)) => Err(session_bug_line(p, &super::stats::SessionBug { session: index, seat_bots: rec.seat_bots, round, choice }, seed)),
     }
 }
 

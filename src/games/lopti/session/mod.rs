@@ -368,6 +368,9 @@ pub struct SessionRecord {
     pub session_winner: Option<u8>,
     /// Hook runs cut at the depth limit.
     pub depth_limited: u32,
+    /// A bot chose an action it was not offered, in this round: the round stopped there
+    /// (capped) and so did the session.
+    pub illegal: Option<(u16, crate::runner::IllegalChoice)>,
 }
 
 /// An observer of a whole session: the rounds' events (as an [`Observer`]) and the
@@ -779,6 +782,7 @@ pub fn play_session<O: SessionObserver>(table: &Table, seat_bots: &[usize], seed
     let (mut capped, mut cycled) = (0u16, 0u16);
     let mut wins = [0u16; MAX_SEATS];
     let mut last_winner: Option<u8> = None;
+    let mut illegal = None;
     for round in 1..=table.rounds {
         let dealer = ((round - 1) % n as u16) as u8;
         // LOPTI-SETUP-5: the dealer starts round 1, the previous winner later rounds.
@@ -835,10 +839,14 @@ pub fn play_session<O: SessionObserver>(table: &Table, seat_bots: &[usize], seed
         let book = live.book.clone();
         let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
         r.play(&mut state);
-        let fired = r.fired;
+        let (fired, bug) = (r.fired, r.illegal);
         live.credit(&fired);
         let winner = state.match_winner();
         capped += state.capped as u16;
+        if let Some(choice) = bug {
+            illegal = Some((round, choice));
+            break;
+        }
         cycled += state.cycled as u16;
         for r in &live.book.rules {
             let l = &mut live.logs[r.serial as usize - 1];
@@ -878,6 +886,7 @@ pub fn play_session<O: SessionObserver>(table: &Table, seat_bots: &[usize], seed
         setup_votes,
         session_winner,
         depth_limited: live.depth_limited,
+        illegal,
     }
 }
 

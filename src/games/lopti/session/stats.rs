@@ -106,9 +106,24 @@ pub struct VoteSums {
     pub setup_returned: u64,
 }
 
+/// A bot's illegal choice in a session (see [`SessionRecord::illegal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionBug {
+    /// Index of the session in the run.
+    pub session: u64,
+    /// The bot in each seat of that session.
+    pub seat_bots: [usize; MAX_SEATS],
+    /// The round it happened in (from 1).
+    pub round: u16,
+    /// What was chosen, by whom, when.
+    pub choice: crate::runner::IllegalChoice,
+}
+
 /// Exact sums over the sessions of one group (or any set of sessions).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sums {
+    /// The earliest session in which a bot chose an illegal action, if any.
+    pub strategy_bug: Option<SessionBug>,
     /// Sessions.
     pub sessions: u64,
     /// Rounds.
@@ -235,6 +250,9 @@ impl Sums {
 
     /// Adds everything counted in `o`.
     pub fn merge(&mut self, o: &Sums) {
+        if let Some(b) = o.strategy_bug.filter(|b| self.strategy_bug.is_none_or(|k| b.session < k.session)) {
+            self.strategy_bug = Some(b);
+        }
         self.sessions += o.sessions;
         self.rounds += o.rounds;
         self.no_winner += o.no_winner;

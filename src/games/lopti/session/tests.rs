@@ -487,3 +487,31 @@ fn sessions_end_at_the_target_and_the_flags_are_read() {
     let _ = Timing::AtOnce;
     let _ = Voter::Fair;
 }
+
+/// Plays the first legal action; one decision in 40 it plays nine cards of a rank.
+struct BrokenPlay;
+impl Strategy for BrokenPlay {
+    fn swap(&self, _: &crate::games::lopti::view::View, _: &mut SimRng) -> Option<crate::games::lopti::state::Swap> {
+        None
+    }
+    fn act(&self, _: &crate::games::lopti::view::View, legal: &[crate::games::lopti::rules::Action], rng: &mut SimRng) -> crate::games::lopti::rules::Action {
+        if rand::RngExt::random_range(rng, 0..40) == 0 { crate::games::lopti::rules::Action::Play { rank: 5, count: 9 } } else { legal[0] }
+    }
+}
+
+#[test]
+fn a_bot_that_chooses_an_illegal_action_stops_the_session_and_is_reported_with_its_session() {
+    let mut t = table(&["lowest", "burner"], &[], 20, 0);
+    let broken = t.bots.iter().position(|b| b.label == "lowest").unwrap();
+    t.bots[broken].play = Box::new(BrokenPlay);
+    let layout = Layout::new(2, 1, 40);
+    let groups = play_all(&t, &layout, 5, &ProgressBar::hidden());
+    let bug = groups.iter().filter_map(|s| s.strategy_bug).min_by_key(|b| b.session).expect("the broken bot was caught");
+    assert_eq!(bug.seat_bots[bug.choice.seat as usize], broken, "the broken bot's seat is reported");
+    assert_eq!(bug.choice.action.as_str(), crate::games::lopti::rules::Action::Play { rank: 5, count: 9 }.to_string());
+    // Replaying that session meets the same choice in the same round, which ends it.
+    let (.., ss) = layout.locate(5, bug.session);
+    let rec = play_session(&t, &bug.seat_bots[..2], ss, &[], &mut NoObserver);
+    assert_eq!(rec.illegal, Some((bug.round, bug.choice)));
+    assert_eq!(rec.winners.len() as u16, bug.round - 1, "the session stopped in that round");
+}
