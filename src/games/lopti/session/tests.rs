@@ -494,7 +494,7 @@ impl Strategy for BrokenPlay {
     fn swap(&self, _: &crate::games::lopti::view::View, _: &mut SimRng) -> Option<crate::games::lopti::state::Swap> {
         None
     }
-    fn act(&self, _: &crate::games::lopti::view::View, legal: &[crate::games::lopti::rules::Action], rng: &mut SimRng) -> crate::games::lopti::rules::Action {
+    fn act(&self, _: &crate::games::lopti::view::View, legal: &crate::games::lopti::rules::Actions, rng: &mut SimRng) -> crate::games::lopti::rules::Action {
         if rand::RngExt::random_range(rng, 0..40) == 0 { crate::games::lopti::rules::Action::Play { rank: 5, count: 9 } } else { legal[0] }
     }
 }
