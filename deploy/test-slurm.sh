@@ -5,23 +5,25 @@
 # installed Slurm or munge is used or changed. Needs root and apt-get (or the packages
 # already installed); the daemons run directly, without systemd.
 #
-# The workflow, on a small committed experiment (experiments/speed-presets.toml at its
-# own `games`, 4 shards):
+# The workflow, on a small committed experiment (experiments/speed-presets.toml with
+# --games 200000, 4 shards, about a minute of CPU in all):
 #   1. the array of 4 shard tasks through deploy/slurm.sbatch and a merge job with
 #      --dependency=afterok --kill-on-invalid-dep=yes, where
+#        - task 2 is requeued (scontrol requeue: SIGTERM) once its first checkpoint is
+#          written: its second run must continue the checkpoint (--resume);
 #        - task 3 fails: a folder stands where its output partial-3-of-4.json goes;
-#        - task 2 is cancelled (scancel: SIGTERM) once its first checkpoint is written;
+#        - task 4 is cancelled (scancel: SIGTERM) once its first checkpoint is written;
 #      so Slurm must cancel the merge (DependencyNeverSatisfied) instead of leaving it
 #      pending forever, and nothing is merged;
-#   2. the folder in the way is removed, tasks 2 and 3 are rerun alone
-#      (`sbatch --array=K ... N`, as docs/cluster.md says): task 2 must continue its
-#      checkpoint (--resume), and a new dependent merge must complete;
+#   2. the folder in the way is removed and tasks 3 and 4 are rerun alone
+#      (`sbatch --array=3,4 ... N`, as docs/cluster.md says): task 4 must continue its
+#      checkpoint, and a new dependent merge must complete;
 #   3. the merged folder must equal a single `cardsim run` of the same study byte for
 #      byte (diff -r).
 # Every wait polls the job state (scontrol) or a file with a deadline; no fixed sleeps.
 #
 # Uses the binary of this checkout (target/release/cardsim, built with `cargo build
-# --release` first when cargo is there). Prints PASS, FAIL (with the diff or the log
+# --release` first when cargo is there; TEST_SLURM_NO_BUILD=1 skips that). Prints PASS, FAIL (with the diff or the log
 # that shows what went wrong) or SKIPPED (with the reason: not root, no packages, a
 # daemon that would not start). Exit status: 0 PASS, 1 FAIL, 77 SKIPPED.
 # KEEP=1 keeps the temporary folder (its path is printed).
@@ -29,8 +31,10 @@ set -uo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 shards=4
+requeued=2  # the task requeued after its first checkpoint
 failing=3   # the task whose output path is blocked
-cancelled=2 # the task cancelled after its first checkpoint
+cancelled=4 # the task cancelled after its first checkpoint
+games=200000
 experiment="$repo/experiments/speed-presets.toml"
 started=$(date +%s)
 
@@ -42,7 +46,7 @@ fail() { say "FAIL: $*"; failed=1; exit 1; }
 
 # --- The binary of this checkout ---------------------------------------------------------
 bin="$repo/target/release/cardsim"
-if command -v cargo >/dev/null; then
+if [ "${TEST_SLURM_NO_BUILD:-}" != 1 ] && command -v cargo >/dev/null; then
     say "building $bin (cargo build --release)"
     (cd "$repo" && timeout 1800 cargo build --release --quiet) || fail "cargo build --release failed"
 fi
@@ -71,6 +75,9 @@ chmod 700 "$work/munge"
 chmod 755 "$work/run"
 pids=()
 failed=0
+# Every process of this test's cluster (the daemons, their job steps, the jobs) inherits
+# this mark, so that cleanup can end what is left of them by process id.
+export CARDSIM_TEST_SLURM="$work"
 
 # Runs `scontrol -o show job ID`: one line per job (array task), or nothing.
 jobs_of() { timeout 30 scontrol -o show job "$1" 2>/dev/null; }
@@ -119,6 +126,17 @@ cleanup() {
         kill -9 "${pids[i]}" 2>/dev/null
         wait "${pids[i]}" 2>/dev/null
     done
+    # Job steps (slurmstepd) and job processes that outlived slurmd, found by the mark
+    # (read with builtins only, so no process of this cleanup carries it but this shell).
+    local left=0 e p kv
+    for e in /proc/[0-9]*/environ; do
+        p="${e#/proc/}"; p="${p%/environ}"
+        [ "$p" = $$ ] && continue
+        while IFS= read -r -d '' kv; do
+            [ "$kv" = "CARDSIM_TEST_SLURM=$work" ] && { kill -9 "$p" 2>/dev/null && left=$((left + 1)); break; }
+        done 2>/dev/null <"$e"
+    done
+    [ "$left" = 0 ] || say "ended $left leftover process(es) of the test cluster"
     if [ "${KEEP:-}" = 1 ]; then say "kept $work"; else rm -rf "$work"; fi
     say "took $(($(date +%s) - started)) s"
     exit "$rc"
@@ -195,16 +213,28 @@ mkdir -p "$parts/partial-$failing-of-$shards.json" # a folder where task 3's out
 cd "$work/submit" || fail "cd $work/submit"
 export CARDSIM="$bin" # deploy/slurm.sbatch runs $CARDSIM, else cardsim from the PATH
 sbatch=(timeout 30 sbatch --parsable --cpus-per-task=1)
+shard_job=("$repo/deploy/slurm.sbatch" "$experiment" "$parts" "$shards" --games "$games")
 merge_cmd="$(printf '%q ' "$bin" merge "$parts" --out "$merged")"
+checkpoint() { echo "$parts/.resume-$1-of-$shards.json"; }
+# Waits for task $2 of job $1 to write its first checkpoint; FAIL if it ends first.
+wait_checkpoint() {
+    local job="$1" task="$2" # (wait_for's condition sees these, not $1 and $2)
+    wait_for '[ -e "$(checkpoint $task)" ] || states "$job" | grep -q "^$task \(COMPLETED\|FAILED\|CANCELLED\)"' 180 ||
+        fail "task $task wrote no checkpoint within 180 s"
+    [ -e "$(checkpoint $task)" ] || fail "task $task ended before its first checkpoint was seen: $(states "$job" | grep "^$task ")"
+}
 
-jid=$("${sbatch[@]}" --array=1-$shards "$repo/deploy/slurm.sbatch" "$experiment" "$parts" "$shards") || fail "sbatch of the array failed"
+jid=$("${sbatch[@]}" --array=1-$shards "${shard_job[@]}") || fail "sbatch of the array failed"
 mid=$("${sbatch[@]}" --dependency=afterok:$jid --kill-on-invalid-dep=yes --job-name=cardsim-merge --output=merge-%j.log --wrap "$merge_cmd") || fail "sbatch of the merge failed"
 say "submitted array job $jid (tasks 1-$shards) and merge job $mid (afterok:$jid, kill-on-invalid-dep)"
 
-checkpoint="$parts/.resume-$cancelled-of-$shards.json"
-wait_for '[ -e "$checkpoint" ] || states "$jid" | grep -q "^$cancelled \(COMPLETED\|FAILED\)"' 120 ||
-    fail "task $cancelled wrote no checkpoint within 120 s"
-[ -e "$checkpoint" ] || fail "task $cancelled ended before its first checkpoint was seen: $(states "$jid" | grep "^$cancelled ")"
+wait_checkpoint "$jid" "$requeued"
+timeout 30 scontrol requeue "${jid}_$requeued" || fail "scontrol requeue ${jid}_$requeued failed"
+say "requeued task $requeued (SIGTERM) after its first checkpoint"
+# Slurm holds a requeued job back for a while (Reason=BeginTime): let it start now.
+wait_for 'states "$jid" | grep -q "^$requeued PENDING"' 120 || fail "requeued task $requeued did not return to the queue"
+timeout 30 scontrol update jobid="${jid}_$requeued" StartTime=now || fail "scontrol update StartTime=now failed"
+wait_checkpoint "$jid" "$cancelled"
 timeout 30 scancel "${jid}_$cancelled" || fail "scancel ${jid}_$cancelled failed"
 say "cancelled task $cancelled (SIGTERM) after its first checkpoint"
 wait_jobs 300 "$jid" "$mid"
@@ -221,34 +251,38 @@ for k in $(seq 1 $shards); do
 done
 states "$mid" | grep -q '^- CANCELLED DependencyNeverSatisfied' || fail "the merge was not cancelled for its failed dependency"
 [ ! -e "$merged" ] || fail "the cancelled merge wrote $merged"
+log="cardsim-${jid}_$requeued.log"
+grep -q "^resuming .*units already played" "$log" || { cat "$log"; fail "requeued task $requeued did not continue its checkpoint"; }
+say "requeued task $requeued, second run: $(grep '^resuming' "$log")"
 say "task $failing's log: $(grep -v '^slurm.sbatch: shard' "cardsim-${jid}_$failing.log" | tail -1)"
-[ -e "$checkpoint" ] || fail "task $cancelled left no checkpoint after scancel"
-say "task $cancelled left its checkpoint $(basename "$checkpoint")"
+[ -e "$(checkpoint $cancelled)" ] || fail "task $cancelled left no checkpoint after scancel"
+say "task $cancelled left its checkpoint $(basename "$(checkpoint $cancelled)")"
 
-# The operator removes what made task 3 fail and reruns the two tasks alone.
+# The operator removes what made task 3 fail and reruns the failed tasks alone.
 rmdir "$parts/partial-$failing-of-$shards.json" || fail "could not remove the folder in the way"
-r1=$("${sbatch[@]}" --array=$failing "$repo/deploy/slurm.sbatch" "$experiment" "$parts" "$shards") || fail "sbatch --array=$failing failed"
-r2=$("${sbatch[@]}" --array=$cancelled "$repo/deploy/slurm.sbatch" "$experiment" "$parts" "$shards") || fail "sbatch --array=$cancelled failed"
-mid2=$("${sbatch[@]}" --dependency=afterok:$r1:$r2 --kill-on-invalid-dep=yes --job-name=cardsim-merge --output=merge-%j.log --wrap "$merge_cmd") || fail "sbatch of the second merge failed"
-say "reran task $failing alone (job $r1) and task $cancelled alone (job $r2); merge job $mid2 (afterok:$r1:$r2)"
-wait_jobs 300 "$r1" "$r2" "$mid2"
+rid=$("${sbatch[@]}" --array=$failing,$cancelled "${shard_job[@]}") || fail "sbatch --array=$failing,$cancelled failed"
+mid2=$("${sbatch[@]}" --dependency=afterok:$rid --kill-on-invalid-dep=yes --job-name=cardsim-merge --output=merge-%j.log --wrap "$merge_cmd") || fail "sbatch of the second merge failed"
+say "reran tasks $failing and $cancelled alone (job $rid, --array=$failing,$cancelled); merge job $mid2 (afterok:$rid)"
+wait_jobs 300 "$rid" "$mid2"
 say "second round:"
-states "$r1" | sed 's/^/  task /'
-states "$r2" | sed 's/^/  task /'
+states "$rid" | sed 's/^/  task /'
 states "$mid2" | sed 's/^/  merge /'
-for j in "$r1" "$r2"; do
-    states "$j" | grep -q ' COMPLETED ' || { cat "cardsim-${j}_"*.log; fail "rerun job $j did not complete"; }
+for k in "$failing" "$cancelled"; do
+    states "$rid" | grep -q "^$k COMPLETED " || { cat "cardsim-${rid}_$k.log"; fail "rerun task $k did not complete"; }
 done
 states "$mid2" | grep -q '^- COMPLETED ' || { cat "merge-$mid2.log"; fail "the merge did not complete"; }
-grep -q "^resuming .*units already played" "cardsim-${r2}_$cancelled.log" || { cat "cardsim-${r2}_$cancelled.log"; fail "rerun task $cancelled did not continue its checkpoint"; }
-say "rerun task $cancelled: $(grep '^resuming' "cardsim-${r2}_$cancelled.log")"
-for k in $(seq 1 $shards); do [ -f "$parts/partial-$k-of-$shards.json" ] || fail "partial-$k-of-$shards.json is missing"; done
-[ ! -e "$checkpoint" ] || fail "the finished task $cancelled left its checkpoint behind"
+log="cardsim-${rid}_$cancelled.log"
+grep -q "^resuming .*units already played" "$log" || { cat "$log"; fail "rerun task $cancelled did not continue its checkpoint"; }
+say "rerun task $cancelled: $(grep '^resuming' "$log")"
+for k in $(seq 1 $shards); do
+    [ -f "$parts/partial-$k-of-$shards.json" ] || fail "partial-$k-of-$shards.json is missing"
+    [ ! -e "$(checkpoint $k)" ] || fail "the finished task $k left its checkpoint behind"
+done
 say "merge: $(tail -1 "merge-$mid2.log")"
 
 # --- The same study in one run -------------------------------------------------------------------
 single="$work/single"
-timeout 600 "$bin" run "$experiment" --out "$single" --quiet >"$work/single.log" 2>&1 || { cat "$work/single.log"; fail "the single run failed"; }
+timeout 600 "$bin" run "$experiment" --games "$games" --out "$single" --quiet >"$work/single.log" 2>&1 || { cat "$work/single.log"; fail "the single run failed"; }
 if diff -r "$single" "$merged" >"$work/diff" 2>&1; then
     say "merged folder = single run, byte for byte: $(cd "$merged" && for f in *; do printf '%s %s B, ' "$f" "$(stat -c %s "$f")"; done)"
     say "PASS"
