@@ -10,7 +10,7 @@
 #   1. the array of 4 shard tasks through deploy/slurm.sbatch and a merge job with
 #      --dependency=afterok --kill-on-invalid-dep=yes, where
 #        - task 2 is requeued (scontrol requeue: SIGTERM) once its first checkpoint is
-#          written: its second run must continue the checkpoint (--resume);
+#          written: its second run must continue the checkpoint (--resume-if-any);
 #        - task 3 fails: a folder stands where its output partial-3-of-4.json goes;
 #        - task 4 is cancelled (scancel: SIGTERM) once its first checkpoint is written;
 #      so Slurm must cancel the merge (DependencyNeverSatisfied) instead of leaving it
@@ -251,12 +251,17 @@ for k in $(seq 1 $shards); do
 done
 states "$mid" | grep -q '^- CANCELLED DependencyNeverSatisfied' || fail "the merge was not cancelled for its failed dependency"
 [ ! -e "$merged" ] || fail "the cancelled merge wrote $merged"
+# SIGTERM is handled like Ctrl-C: the finished units stay saved in the checkpoint.
+for k in "$requeued" "$cancelled"; do
+    log="cardsim-${jid}_$k.log"
+    grep -q "^interrupted: .* units are saved in" "$log" || { cat "$log"; fail "task $k did not save its work on SIGTERM"; }
+    say "task $k on SIGTERM: $(grep '^interrupted: .* units are saved in' "$log" | head -1)"
+done
 log="cardsim-${jid}_$requeued.log"
 grep -q "^resuming .*units already played" "$log" || { cat "$log"; fail "requeued task $requeued did not continue its checkpoint"; }
 say "requeued task $requeued, second run: $(grep '^resuming' "$log")"
 say "task $failing's log: $(grep -v '^slurm.sbatch: shard' "cardsim-${jid}_$failing.log" | tail -1)"
 [ -e "$(checkpoint $cancelled)" ] || fail "task $cancelled left no checkpoint after scancel"
-say "task $cancelled left its checkpoint $(basename "$(checkpoint $cancelled)")"
 
 # The operator removes what made task 3 fail and reruns the failed tasks alone.
 rmdir "$parts/partial-$failing-of-$shards.json" || fail "could not remove the folder in the way"
