@@ -238,6 +238,7 @@ impl TableArgs {
         match (self.players, self.bots.as_slice()) {
             (None, bots) => Ok(bots.to_vec()),
             (Some(0), _) => Err("--players must be at least 1".into()),
+            (Some(n), _) if n > crate::rng::MAX_SEATS => Err(format!("--players {n}: at most {} players", crate::rng::MAX_SEATS)),
             (Some(n), [bot]) => Ok(vec![bot.clone(); n]),
             (Some(_), bots) => Err(format!("--players needs exactly one --bot, got {}", bots.len())),
         }
