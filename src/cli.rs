@@ -339,6 +339,8 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Merge(a) => run_merge(a),
         Command::Balance(a) => run_balance(a),
         Command::Plot(a) => {
+            // The folder's writer (a run switching it in) holds this lock too.
+            let _lock = if a.dir.is_dir() { Some(crate::experiment::folder::Lock::take(&a.dir, &crate::experiment::folder::lock_name(None), "plot")?) } else { None };
             let paths = crate::output::charts::plot_folder(&a.dir)?;
             let mut out = Console::stdout();
             for p in paths {
