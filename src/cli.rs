@@ -238,6 +238,7 @@ impl TableArgs {
         match (self.players, self.bots.as_slice()) {
             (None, bots) => Ok(bots.to_vec()),
             (Some(0), _) => Err("--players must be at least 1".into()),
+            (Some(n), _) if n > crate::rng::MAX_SEATS => Err(format!("--players {n}: at most {} players", crate::rng::MAX_SEATS)),
             (Some(n), [bot]) => Ok(vec![bot.clone(); n]),
             (Some(_), bots) => Err(format!("--players needs exactly one --bot, got {}", bots.len())),
         }
@@ -338,6 +339,8 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Merge(a) => run_merge(a),
         Command::Balance(a) => run_balance(a),
         Command::Plot(a) => {
+            // The folder's writer (a run switching it in) holds this lock too.
+            let _lock = if a.dir.is_dir() { Some(crate::experiment::folder::Lock::take(&a.dir, &crate::experiment::folder::lock_name(None), "plot")?) } else { None };
             let paths = crate::output::charts::plot_folder(&a.dir)?;
             let mut out = Console::stdout();
             for p in paths {

@@ -197,6 +197,9 @@ fn absurd_counts_are_refused_with_the_limit() {
     assert_error(&cardsim(&["session", "lopti", "--sessions", "10", "--threads", "5000"]), &["--threads", "at most 1024"]);
     assert_error(&cardsim(&["balance", "spit", "--vary", "spit.num_stockpiles=5,4", "--games", "18446744073709551615"]), &["--games", "at most"]);
     assert_error(&cardsim(&["bench", "--repeat", "0"]), &["--repeat 0", "1 to 99"]);
+    // Refused before the bot is copied once per player.
+    assert_error(&cardsim(&["match", "nerts", "--players", "1000000000", "--bot", "balanced"]), &["--players 1000000000: at most 8 players"]);
+    assert_error(&cardsim(&["match", "nerts", "--players", "18446744073709551615", "--bot", "balanced"]), &["--players", "at most 8 players"]);
     assert_error(&cardsim(&["bench", "--seconds", "1e9"]), &["--seconds", "at most 600"]);
     let d = dir("counts");
     let exp = d.join("exp.toml");
@@ -344,6 +347,22 @@ fn bot_labels_with_commas_and_quotes_survive_and_control_characters_are_refused(
         let f = bot_file(&d, name, label);
         assert_error(&cardsim(&["match", "spit", "--bot", s(&f), "--bot", "smart"]), &[name, "label:", needle]);
     }
+}
+
+#[test]
+fn two_different_bots_may_not_share_a_label_and_copies_get_one_row_each() {
+    let d = dir("labels");
+    let f = d.join("imposter.toml");
+    std::fs::write(&f, "game = \"spit\"\nstrategy = \"greedy\"\npreset = \"novice\"\nlabel = \"smart@skilled\"\n").unwrap();
+    assert_error(&cardsim(&["match", "spit", "--bot", s(&f), "--bot", "smart@skilled", "--games", "2"]), &["--bot smart@skilled: two different bots share this label", "imposter.toml"]);
+    let out = cardsim(&["match", "lopti", "--bot", "lowest", "--bot", "lowest", "--bot", "random", "--games", "12", "--quiet", "--csv", "-"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut r = csv::Reader::from_reader(out.stdout.as_slice());
+    let col = r.headers().unwrap().iter().position(|h| h == "bot").unwrap();
+    let mut bots: Vec<String> = r.records().map(|rec| rec.unwrap()[col].to_string()).collect();
+    bots.sort();
+    bots.dedup();
+    assert_eq!(bots, ["any", "lowest#1", "lowest#2", "random"]);
 }
 
 #[cfg(unix)]

@@ -284,7 +284,8 @@ impl Study {
         }
     }
 
-    /// Units of work of a shard ([`Study::units`]).
+    /// The number of units of work of a shard: per cell (all cells at once in a sweep)
+    /// its deals in up to `SEGMENTS` segments; a checkpoint is saved after each.
     pub fn units_len(&self, shard: Shard) -> usize {
         self.units(shard).len()
     }
