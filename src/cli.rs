@@ -561,7 +561,7 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
     let played = pool.install(|| study.play_from(shard, a.quiet, start, done, |state, units| shard::save_checkpoint(&out, &study, shard, state, units)))?;
     if !played.complete {
         let mut console = Console::stdout();
-        study.print_partial(&mut console, &played.shown)?;
+        study.print_partial(&mut console, &played.shown, shard)?;
         let _ = console.finish();
         let saved = out.join(shard::checkpoint_name(shard));
         if played.units_done > 0 {
@@ -720,9 +720,8 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
         return Err(format!("sprt: {} needs 2 seats for a paired comparison", a.game));
     }
     let (pool, threads) = thread_pool(a.threads)?;
-    // `prepare` sorts the bots by label; find A again (a mirror match keeps A first).
-    let label_a = BotSpec::parse(&a.bots[0])?.label;
-    let ia = p.bots.iter().position(|b| b.label == label_a).expect("A is one of the bots");
+    // The table sorts the bots by label; A is the bot given first.
+    let ia = p.table_of.iter().position(|&given| given == 0).expect("A is one of the bots");
     let cfg = p.run_config(u64::MAX / 4, a.seed, true);
     let (lo, hi) = sprt.bounds();
     let mut out = Console::stdout();

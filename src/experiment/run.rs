@@ -390,20 +390,23 @@ impl Study {
 
     /// Prints every cell's summary, then the sweep's comparisons or the ratings.
     pub fn print(&self, out: &mut dyn Write, state: &StudyState) -> Result<(), String> {
-        self.print_summaries(out, state, false)
+        self.print_summaries(out, state, None)
     }
 
     /// Prints what an interrupted run finished, marked partial: the summaries of the
     /// tables that played deals, without comparisons or ratings.
-    pub fn print_partial(&self, out: &mut dyn Write, state: &StudyState) -> Result<(), String> {
-        self.print_summaries(out, state, true)
+    pub fn print_partial(&self, out: &mut dyn Write, state: &StudyState, shard: Shard) -> Result<(), String> {
+        self.print_summaries(out, state, Some(shard))
     }
 
-    fn print_summaries(&self, out: &mut dyn Write, state: &StudyState, partial: bool) -> Result<(), String> {
+    /// The summaries; `interrupted` names the shard of an interrupted run (whose share
+    /// of the matches is the total shown).
+    fn print_summaries(&self, out: &mut dyn Write, state: &StudyState, interrupted: Option<Shard>) -> Result<(), String> {
         let io = |e: std::io::Error| e.to_string();
         writeln!(out, "{}: {}", self.exp.name, self.exp.description).map_err(io)?;
-        if partial {
-            let (done, all): (u64, u64) = (state.stats.iter().map(|s| s.total_games()).sum(), self.matches(Shard::ALL));
+        let partial = interrupted.is_some();
+        if let Some(shard) = interrupted {
+            let (done, all): (u64, u64) = (state.stats.iter().map(|s| s.total_games()).sum(), self.matches(shard));
             writeln!(out, "PARTIAL RESULTS (interrupted): {done} of {all} matches finished; no file was written").map_err(io)?;
         }
         for c in 0..self.cells.len() {
