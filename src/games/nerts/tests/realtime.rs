@@ -289,3 +289,25 @@ fn style_profiles_at_four_and_six_players() {
         }
     }
 }
+
+#[test]
+fn a_reset_never_calls_off_a_rotate_whose_landing_would_unstick_the_table() {
+    // NERTS-STUCK-4: a global reset only when every player is stuck and no action is in
+    // progress. A stuck player's ROTATE (NERTS-STUCK-3) in flight may regroup his stock
+    // so that a card he needs turns up: the engine waits for it to land. Flips and the
+    // other aimless moves that cannot help are still called off (the checker counts
+    // them and checks each one, landed, would have left every seat stuck).
+    let cfg = NertsConfig { target: 20, ..NertsConfig::default() };
+    let rules = NertsRules::new(cfg);
+    let bots: Vec<NertsBot> = (0..2).map(|_| bot("random", Preset::Skilled)).collect();
+    let seats: NertsSeats = bots.iter().collect();
+    let (mut called_off, mut resets) = (0, 0);
+    for m in 0..40 {
+        let mut checker = MatchChecker::new(rules);
+        play_match(&rules, &seats, &MatchSeeds::of_deal(m), &mut checker);
+        called_off += checker.called_off;
+        resets += checker.resets;
+    }
+    eprintln!("{resets} resets, {called_off} aimless actions called off for them, each checked");
+    assert!(called_off > 0 && resets > 0, "the check never ran: {resets} resets, {called_off} called off");
+}
