@@ -34,7 +34,7 @@ pub static NERTS_RATES: RateSet = RateSet {
     rates: &[
         RateDef { name: "nerts_out_rate", doc: "deals the bot ended with its Nerts call (NERTS-END-1), per deal played" },
         RateDef { name: "foundation_cards_per_deal", doc: "cards the bot played to foundations, per deal" },
-        RateDef { name: "races_won_per_deal", doc: "foundation races won: the bot's card lay where a rejected card aimed (NERTS-RT-5), per deal" },
+        RateDef { name: "races_won_per_deal", doc: "foundation races won: the bot's card (the one its hand played, on a shared layout) lay where a rejected card aimed (NERTS-RT-5), per deal" },
         RateDef { name: "races_lost_per_deal", doc: "foundation races lost: the bot's foundation card went back (NERTS-RT-5), per deal" },
     ],
 };

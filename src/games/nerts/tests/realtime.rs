@@ -311,3 +311,49 @@ fn a_reset_never_calls_off_a_rotate_whose_landing_would_unstick_the_table() {
     eprintln!("{resets} resets, {called_off} aimless actions called off for them, each checked");
     assert!(called_off > 0 && resets > 0, "the check never ran: {resets} resets, {called_off} called off");
 }
+
+/// Per layout, the races its cards won: at each rejected foundation card, every deck
+/// whose card lies where it aimed (NERTS-RT-5, tied cards all, NERTS-RT-6).
+#[derive(Default)]
+struct LayoutRaces([u32; MAX_PLAYERS]);
+
+impl crate::realtime::EngineObserver<NertsState, NertsAction> for LayoutRaces {
+    fn on_event(&mut self, _: crate::realtime::Micros, event: crate::realtime::EngineEvent<NertsAction>, s: &NertsState) {
+        if let crate::realtime::EngineEvent::Rejected { action: NertsAction::ToFoundation { card, .. }, .. } = event {
+            for i in 0..s.found.len as usize {
+                if s.found.top[i] == card.suit() << 4 | card.rank() {
+                    (0..s.n_layouts as usize).filter(|&d| s.found.top_decks[i] >> d & 1 == 1).for_each(|d| self.0[d] += 1);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+impl crate::realtime::MatchObserver<NertsState, NertsAction, crate::games::nerts::game::NertsEvent> for LayoutRaces {
+    fn on_match_event(&mut self, _: crate::realtime::Micros, _: crate::games::nerts::game::NertsEvent, _: &NertsState) {}
+}
+
+#[test]
+fn on_a_shared_layout_a_race_is_won_by_the_partner_whose_hand_played_the_card() {
+    // NERTS-PART-2/3 with NERTS-RT-5: two hands share a layout; the race a card wins is
+    // credited to the seat that played it, so both partners win races, and per layout
+    // the partners' races add up to what its cards won.
+    let cfg = NertsConfig { target: 10, ..NertsConfig::default() };
+    let rules = NertsRules::new(cfg);
+    let bots: Vec<NertsBot> = (0..6).map(|_| bot("random", Preset::Skilled)).collect();
+    let seats: NertsSeats = bots.iter().collect();
+    let mut won = [0u32; 6];
+    for m in 0..6 {
+        let mut layouts = LayoutRaces::default();
+        let out = play_match(&rules, &seats, &MatchSeeds::of_deal(m), &mut layouts);
+        assert_eq!(out.teams, 3, "six players play in three teams of two on shared layouts");
+        for d in 0..3 {
+            let partners: Vec<usize> = (0..6).filter(|&p| out.team_of_seat[p] as usize == d).collect();
+            assert_eq!(partners.len(), 2);
+            assert_eq!(partners.iter().map(|&p| out.tally.races_won[p]).sum::<u32>(), layouts.0[d], "match {m}, layout {d}: {:?}", out.tally.races_won);
+        }
+        (0..6).for_each(|p| won[p] += out.tally.races_won[p]);
+    }
+    assert!(won.iter().all(|&w| w > 0), "every seat, both partners of each layout, wins races: {won:?}");
+}
