@@ -357,3 +357,40 @@ fn on_a_shared_layout_a_race_is_won_by_the_partner_whose_hand_played_the_card() 
     }
     assert!(won.iter().all(|&w| w > 0), "every seat, both partners of each layout, wins races: {won:?}");
 }
+
+/// The deal ends of a match: why, and each team's score.
+#[derive(Default)]
+struct DealEnds(Vec<(Option<crate::games::nerts::rules::DealEnd>, [i32; MAX_PLAYERS])>);
+
+impl crate::realtime::EngineObserver<NertsState, NertsAction> for DealEnds {
+    fn on_event(&mut self, _: crate::realtime::Micros, _: crate::realtime::EngineEvent<NertsAction>, _: &NertsState) {}
+}
+
+impl crate::realtime::MatchObserver<NertsState, NertsAction, crate::games::nerts::game::NertsEvent> for DealEnds {
+    fn on_match_event(&mut self, _: crate::realtime::Micros, event: crate::games::nerts::game::NertsEvent, _: &NertsState) {
+        if let crate::games::nerts::game::NertsEvent::DealEnd { end, scores } = event {
+            self.0.push((end, scores));
+        }
+    }
+}
+
+#[test]
+fn a_deal_cut_by_the_action_cap_scores_zero_for_every_team() {
+    // NERTS-SCORE-1 scores a deal that ended (NERTS-END-*); a deal the match's action
+    // budget (`sim.max_actions`) cuts short did not end by the rules and is not scored:
+    // 0 for every team, and the match totals are those of the deals before it.
+    let cfg = NertsConfig { target: 300, max_actions: 1_000, ..NertsConfig::default() };
+    let rules = NertsRules::new(cfg);
+    let bots: Vec<NertsBot> = (0..3).map(|_| bot("balanced", Preset::Skilled)).collect();
+    let seats: NertsSeats = bots.iter().collect();
+    for m in 0..4 {
+        let mut ends = DealEnds::default();
+        let out = play_match(&rules, &seats, &MatchSeeds::of_deal(m), &mut ends);
+        assert!(out.capped && out.deals >= 2, "match {m}: 1,000 actions do not reach 300 points ({} deals)", out.deals);
+        let (last, before) = ends.0.split_last().unwrap();
+        assert_eq!(*last, (None, [0; MAX_PLAYERS]), "match {m}: the capped deal");
+        assert!(before.iter().all(|(end, _)| end.is_some()));
+        let totals: Vec<i32> = (0..3).map(|t| before.iter().map(|(_, s)| s[t]).sum()).collect();
+        assert_eq!(out.totals[..3], totals[..], "match {m}: totals are the finished deals' scores");
+    }
+}
