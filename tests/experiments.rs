@@ -132,6 +132,64 @@ fn a_sweep_compares_every_point_with_the_first_on_the_same_deals() {
 }
 
 #[test]
+fn a_players_sweep_tests_the_edge_its_interval_shows() {
+    // seat0_edge is the first seat's score less the fair share 1/n, and n changes with
+    // the point: the difference from the first point, its interval and its p-value are
+    // all of the edge (score0 - 1/n at this point, less score0 - 1/2 at the first).
+    // Recomputed here from each deal's match, traced one by one (seating one: one match
+    // a deal), not by the sweep's own arithmetic, on a mirror table (no edge expected at
+    // either point; the p-value of the unshifted score difference was 0.334 here, the
+    // edge's is 0.073).
+    let root = scratch("players-sweep");
+    let deals = 120;
+    let file = experiment(&root, "players", &format!("description = \"p\"\ngame = \"lopti\"\nseed = 4\ngames = {deals}\nseating = \"one\"\n\n[[matchup]]\nbots = [\"random\", \"random\"]\n\n[[vary]]\nparam = \"players\"\nvalues = [2, 3]\n"));
+    ok(&["run", &file, "--quiet"]);
+    let sweep = std::fs::read_to_string(root.join("results/players/sweep.csv")).unwrap();
+    let mut lines = sweep.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let edge_row = |point: &str| rows.iter().find(|r| r[0] == point && r[at("figure")] == "seat0_edge").unwrap().clone();
+    let num = |r: &Vec<&str>, name: &str| r[at(name)].parse::<f64>().unwrap();
+    // Per deal and point, the first seat's score (1 for a win, 1/n each for a match
+    // without a winner, else 0) less 1/n.
+    let edges: Vec<Vec<f64>> = [(1, 2.0), (2, 3.0)]
+        .iter()
+        .map(|&(point, n)| {
+            (0..deals)
+                .map(|d| {
+                    let trace = ok(&["trace", "--experiment", &file, "--matchup", &point.to_string(), "--index", &d.to_string(), "--format", "jsonl"]);
+                    let end: serde_json::Value = trace.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).find(|e| e["event"] == "end").expect("an end event");
+                    let score0 = match end["winner"].as_u64() {
+                        Some(0) => 1.0,
+                        Some(_) => 0.0,
+                        None => 1.0 / n,
+                    };
+                    score0 - 1.0 / n
+                })
+                .collect()
+        })
+        .collect();
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    for (point, e) in ["1", "2"].iter().zip(&edges) {
+        assert!((num(&edge_row(point), "value") - mean(e)).abs() < 1e-6, "point {point}: the sweep's edge is the traced deals' mean edge");
+    }
+    let diffs: Vec<f64> = edges[1].iter().zip(&edges[0]).map(|(b, a)| b - a).collect();
+    let m = mean(&diffs);
+    let se = (diffs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / deals as f64 / deals as f64).sqrt();
+    use statrs::distribution::ContinuousCDF;
+    let p = 2.0 * (1.0 - statrs::distribution::Normal::standard().cdf((m / se).abs()));
+    let row = edge_row("2");
+    let close = |name: &str, want: f64| assert!((num(&row, name) - want).abs() < 2e-6, "{name}: sweep {} against {want:.6} computed from the deals", row[at(name)]);
+    close("diff", m);
+    close("diff_se", se);
+    close("diff_ci_low", m - 1.959963984540054 * se);
+    close("diff_ci_high", m + 1.959963984540054 * se);
+    close("p_value", p);
+    assert!(p > 1e-3, "a mirror table: no significant change of the edge (p = {p})");
+}
+
+#[test]
 fn a_round_robin_writes_ratings() {
     let root = scratch("rr");
     let file = experiment(&root, "rr", "description = \"r\"\ngame = \"lopti\"\nseed = 3\ngames = 600\nformat = \"round-robin\"\npool = [\"random\", \"lowest\", \"burner\"]\n");

@@ -472,10 +472,10 @@ impl Study {
                 r.extend(self.cells[c].point.iter().cloned());
                 r.extend([figure, bot, f(m - shift), f(se), f(m - shift - Z_95 * se), f(m - shift + Z_95 * se)]);
                 if comparable {
-                    let d = p.difference(base, j, den, base_den);
-                    let mean = d.mean - shift + base_shift;
+                    // The interval and the p-value of one quantity: the shifted difference.
+                    let d = p.difference(base, j, den, base_den).shifted(base_shift - shift);
                     let change = if ratio { f(m / base.mean_se(j, base_den).0 - 1.0) } else { String::new() };
-                    r.extend([f(mean), f(d.se), f(mean - Z_95 * d.se), f(mean + Z_95 * d.se), format!("{:.6}", d.p), change]);
+                    r.extend([f(d.mean), f(d.se), f(d.mean - Z_95 * d.se), f(d.mean + Z_95 * d.se), format!("{:.6}", d.p), change]);
                 } else {
                     r.extend(std::iter::repeat_n(String::new(), 6));
                 }

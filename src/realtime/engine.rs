@@ -359,9 +359,14 @@ type Chosen<A> = Option<(A, Micros, usize)>;
 
 impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State, R::Action>> Round<'_, R, S, O> {
     /// True when no progress is pending or possible (SPIT-STALL-1): no progress action
-    /// in flight, no card returning, no hand resting, and no player with a progress
-    /// action once the aimless actions still in flight are imagined undone (a card moved
-    /// aimlessly may have been playable where it was).
+    /// in flight, no card returning, no hand resting, no player with a progress action
+    /// once the aimless actions still in flight are imagined undone (a card moved
+    /// aimlessly may have been playable where it was), and no aimless action in flight
+    /// whose landing would give a player a progress action. Such an action is in
+    /// progress (NERTS-STUCK-4: a reset only when no action is in progress), e.g. a
+    /// stuck Nerts player's ROTATE that regroups his stock so that a card he needs turns
+    /// up; the other aimless actions (flips through a pass that holds nothing, moves
+    /// that change nothing) cannot keep a round alive and are called off.
     fn stall_possible(&self, s: &R::State) -> bool {
         let hands = &self.hands[..self.n];
         let mut aimless = 0u32;
@@ -381,7 +386,20 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 self.rules.put_back(&mut undone, p, action);
             }
         }
-        (0..self.n).all(|p| !self.rules.has_progress(&undone, p))
+        let stuck = |state: &R::State| (0..self.n).all(|p| !self.rules.has_progress(state, p));
+        if !stuck(&undone) {
+            return false;
+        }
+        // Each aimless action landing alone, at its time, on the state with the others undone.
+        hands.iter().enumerate().all(|(p, h)| match *h {
+            Hand::Acting { at, action } => {
+                let mut landed = undone;
+                self.rules.lift(&mut landed, p, action);
+                self.rules.land(&mut landed, p, action, at);
+                stuck(&landed)
+            }
+            _ => true,
+        })
     }
 
     /// Player `p`'s move on state `s` at time `now`, if he has one and takes it: his

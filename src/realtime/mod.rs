@@ -29,7 +29,9 @@
 //! a `Return` movement, after which the engine calls `put_back`, which clears the mark
 //! (the cards never left). The same `put_back` undoes an action called off at a stall,
 //! a round end or an abort, and the engine's stall check imagines aimless actions in
-//! flight undone with it, so `lift` and `put_back` must be exact inverses.
+//! flight undone with it, so `lift` and `put_back` must be exact inverses. The stall
+//! check also lands each aimless action on a copy of the state: one whose landing would
+//! give a player progress is in progress and holds off the stall.
 
 pub mod engine;
 pub mod entry;

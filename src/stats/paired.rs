@@ -70,14 +70,19 @@ impl PairedSums {
         let mean = a - b;
         let sq = self.sum_sq[j] as f64 / (d * den * den) - 2.0 * self.cross[j] as f64 / (d * den * base_den) + base.sum_sq[j] as f64 / (d * base_den * base_den);
         let se = ((sq - mean * mean).max(0.0) / d).sqrt();
-        let p = if se > 0.0 {
-            2.0 * (1.0 - Normal::standard().cdf((mean / se).abs()))
-        } else if mean == 0.0 {
-            1.0
-        } else {
-            0.0
-        };
-        Difference { mean, se, p }
+        Difference { mean, se, p: two_sided_p(mean, se) }
+    }
+}
+
+/// Two-sided p-value of "the mean is 0" for an estimate `mean` with standard error
+/// `se` (normal approximation; 1 when both are 0, 0 when only the SE is).
+fn two_sided_p(mean: f64, se: f64) -> f64 {
+    if se > 0.0 {
+        2.0 * (1.0 - Normal::standard().cdf((mean / se).abs()))
+    } else if mean == 0.0 {
+        1.0
+    } else {
+        0.0
     }
 }
 
@@ -90,6 +95,17 @@ pub struct Difference {
     pub se: f64,
     /// Two-sided p-value of "no difference".
     pub p: f64,
+}
+
+impl Difference {
+    /// The difference of figures shifted by a known constant (`mean + by`, e.g. a score
+    /// less a fair share that changes between the points), with the same SE and the
+    /// p-value of the shifted mean, so that the interval and the p-value test one
+    /// quantity.
+    pub fn shifted(self, by: f64) -> Difference {
+        let mean = self.mean + by;
+        Difference { mean, se: self.se, p: two_sided_p(mean, self.se) }
+    }
 }
 
 #[cfg(test)]

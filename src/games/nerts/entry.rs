@@ -25,7 +25,7 @@ pub static NERTS_METRICS: [MetricDef; 6] = [
     MetricDef { name: "deal_actions", scale: 1, doc: "mean actions landed per deal (moves, flips, the call)" },
     MetricDef { name: "called_deals", scale: 1, doc: "deals that ended with a Nerts call (NERTS-END-1); the others ended stuck (NERTS-END-2)" },
     MetricDef { name: "foundation_cards", scale: 1, doc: "cards played to foundations over the match, every seat" },
-    MetricDef { name: "races_lost", scale: 1, doc: "foundation plays that lost a race and went back (NERTS-RT-5); each was won by another card" },
+    MetricDef { name: "races_lost", scale: 1, doc: "foundation plays that lost a race and went back (NERTS-RT-5); each credits a race won to every card (tied cards each) lying where it aimed" },
 ];
 
 /// Nerts' per-seat rates, per deal played.
@@ -34,7 +34,7 @@ pub static NERTS_RATES: RateSet = RateSet {
     rates: &[
         RateDef { name: "nerts_out_rate", doc: "deals the bot ended with its Nerts call (NERTS-END-1), per deal played" },
         RateDef { name: "foundation_cards_per_deal", doc: "cards the bot played to foundations, per deal" },
-        RateDef { name: "races_won_per_deal", doc: "foundation races won: the bot's card lay where a rejected card aimed (NERTS-RT-5), per deal" },
+        RateDef { name: "races_won_per_deal", doc: "foundation races won: the bot's card (the one its hand played, on a shared layout) lay where a rejected card aimed (NERTS-RT-5), per deal" },
         RateDef { name: "races_lost_per_deal", doc: "foundation races lost: the bot's foundation card went back (NERTS-RT-5), per deal" },
     ],
 };

@@ -86,10 +86,19 @@ pub struct Tally {
     pub resets: u32,
 }
 
-/// Counts the per-seat figures on the way to the game's observer.
+/// Counts the per-seat figures of one deal on the way to the game's observer.
 struct Counting<'a, O> {
     inner: &'a mut O,
     out: &'a mut Tally,
+    /// Per deck and card (a Joker's declared card), the seat whose hand put it on a
+    /// foundation this deal: on a shared layout either partner may have.
+    landed_by: [[u8; 52]; MAX_NERTS_PLAYERS],
+}
+
+impl<'a, O> Counting<'a, O> {
+    fn new(inner: &'a mut O, out: &'a mut Tally) -> Self {
+        Counting { inner, out, landed_by: [[0; 52]; MAX_NERTS_PLAYERS] }
+    }
 }
 
 impl<O: EngineObserver<NertsState, NertsAction>> EngineObserver<NertsState, NertsAction> for Counting<'_, O> {
@@ -98,19 +107,17 @@ impl<O: EngineObserver<NertsState, NertsAction>> EngineObserver<NertsState, Nert
         match event {
             EngineEvent::Landed { player, action: NertsAction::ToFoundation { card, .. } } => {
                 self.out.to_foundation[player] += 1;
+                self.landed_by[s.layout_of[player] as usize][card.0 as usize] = player as u8;
                 let tied = (0..s.found.len as usize).any(|i| s.found.top[i] == card.suit() << 4 | card.rank() && s.found.top_decks[i].count_ones() > 1 && s.found.top_decks[i] >> s.layout_of[player] & 1 == 1);
                 self.out.ties += tied as u32;
             }
             EngineEvent::Rejected { player, action: NertsAction::ToFoundation { card, .. } } => {
                 self.out.races_lost[player] += 1;
-                // The race went to whoever's card lies where this one aimed.
+                // The race went to whoever's card lies where this one aimed: the seat
+                // that played it, every one of tied cards (NERTS-RT-6).
                 if let Some(i) = (0..s.found.len as usize).find(|&i| s.found.top[i] == card.suit() << 4 | card.rank()) {
-                    for d in 0..s.n_layouts as usize {
-                        if s.found.top_decks[i] >> d & 1 == 1 {
-                            if let Some(w) = s.seats_of(d).next() {
-                                self.out.races_won[w] += 1;
-                            }
-                        }
+                    for d in (0..s.n_layouts as usize).filter(|&d| s.found.top_decks[i] >> d & 1 == 1) {
+                        self.out.races_won[self.landed_by[d][card.0 as usize] as usize] += 1;
                     }
                 }
             }
@@ -144,7 +151,7 @@ pub fn play_match<O: NertsObserver>(rules: &NertsRules, seats: &NertsSeats, seed
         obs.on_match_event(now, NertsEvent::Deal { deal: out.deals }, &s);
         // Everyone starts at once (NERTS-RT-1): every hand free at the start signal.
         let busy = [false; MAX_PLAYERS];
-        let end = play_round(rules, seats, &mut s, now, busy, &mut budget, &mut out.counts, &mut rngs, &mut Counting { inner: obs, out: &mut out.tally });
+        let end = play_round(rules, seats, &mut s, now, busy, &mut budget, &mut out.counts, &mut rngs, &mut Counting::new(obs, &mut out.tally));
         now = end.time;
         let teams = s.teams as usize;
         let deal_end = if end.capped { None } else { rules.deal_end(&s) };

@@ -18,10 +18,12 @@
 //! - Only the first free empty slot is offered as a target (the slots are
 //!   interchangeable), and moving a whole work pile into an empty slot, which changes
 //!   nothing, is not offered.
-//! - A Joker whose identity is open may not be placed on another open, unconstrained
-//!   Joker (a lone Joker in a slot): neither position gives a rank, so the pair would
-//!   need two free declarations for nothing; on any other open Joker it declares its
-//!   rank and suit and the suit of the Joker it covers (NERTS-JOKER-3). A Joker may not
+//! - A Joker with no rank to give (open and loose, or alone in its slot) may not be
+//!   placed on another open, unconstrained Joker (a lone Joker in a slot): neither
+//!   position gives a rank, so the pair would need two free declarations for nothing.
+//!   A Joker whose position implies a rank (it lies on a card) may, declaring that rank,
+//!   a suit of its colour and the suit of the Joker it covers; so may an open Joker onto
+//!   any other open Joker (NERTS-JOKER-3). A Joker may not
 //!   be slipped under a lone unconstrained Joker either. A standard card slipped under a
 //!   lone unconstrained Joker makes it stand one rank lower (it is "placed on" that card).
 //! - An unfixed Joker moved between work piles keeps the rank and colour its position

@@ -257,10 +257,20 @@ pub struct Table {
     pub rounds: u16,
     /// A session also ends when a player has this many wins (0: no such end).
     pub target_wins: u16,
-    /// The quick simulation's values (when a selfish strategy needs them).
-    pub values: Option<ValueTable>,
+    /// The quick simulation's value tables (when a selfish strategy needs them; empty
+    /// otherwise): one per block of groups, each drawn from its own seed, so that the
+    /// intervals, with the block as the unit, count the tables' own noise
+    /// ([`Table::values_of_group`], `command::QUICK_TABLES`).
+    pub values: Vec<ValueTable>,
     /// Per bot, its rank among identical bots (separate player streams).
     pub twin: Vec<usize>,
+}
+
+impl Table {
+    /// The value table the sessions of group `g` use: block `g % tables`.
+    pub fn values_of_group(&self, g: u64) -> Option<&ValueTable> {
+        (!self.values.is_empty()).then(|| &self.values[(g % self.values.len() as u64) as usize])
+    }
 }
 
 /// How a special rule's time in force ended.
@@ -414,6 +424,7 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
 /// A session being played.
 struct Live<'t> {
     table: &'t Table,
+    values: Option<&'t ValueTable>,
     n: u8,
     seat_bots: [usize; MAX_SEATS],
     book: RuleBook,
@@ -442,7 +453,7 @@ impl<'t> Live<'t> {
             removed: &self.removed,
             basic: self.basic,
             start: self.table.rules,
-            values: self.table.values.as_ref(),
+            values: self.values,
         }
     }
 
@@ -720,9 +731,10 @@ fn basic_value(flag: BasicFlag, r: &Rules) -> &'static str {
 }
 
 /// Plays one session: `seat_bots[s]` is the bot in seat `s`; `seed` the session's seed;
-/// `returning` the rules in force at the end of the previous session of a series (voted
-/// on at setup, LOPTI-SESSION-2).
-pub fn play_session<O: SessionObserver>(table: &Table, seat_bots: &[usize], seed: u64, returning: &[RuleLog], obs: &mut O) -> SessionRecord {
+/// `values` the quick simulation's table its selfish strategies use (its group's,
+/// [`Table::values_of_group`]); `returning` the rules in force at the end of the
+/// previous session of a series (voted on at setup, LOPTI-SESSION-2).
+pub fn play_session<'t, O: SessionObserver>(table: &'t Table, values: Option<&'t ValueTable>, seat_bots: &[usize], seed: u64, returning: &[RuleLog], obs: &mut O) -> SessionRecord {
     let n = seat_bots.len() as u8;
     let mut sb = [0usize; MAX_SEATS];
     sb[..n as usize].copy_from_slice(seat_bots);
@@ -731,6 +743,7 @@ pub fn play_session<O: SessionObserver>(table: &Table, seat_bots: &[usize], seed
     book.max_depth = table.flags.hook_depth;
     let mut live = Live {
         table,
+        values,
         n,
         seat_bots: sb,
         book,

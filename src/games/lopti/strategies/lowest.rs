@@ -7,9 +7,11 @@ use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
 
-/// Plays all its cards of the lowest legal ordinary rank; spends one special (2, 7, 3,
-/// 10) only when no ordinary play is legal; takes the pile only when it must. At setup it
-/// moves its most useful hand card face-up for the least useful face-up card.
+/// Plays all its cards of the lowest legal ordinary rank; only when no ordinary play is
+/// legal, the first special rank it may play in the order 2, 7, 3, 10, as few of its
+/// cards as legal (not necessarily one: two 2s on a 2); takes the pile only when it
+/// must. At setup it moves its most useful hand card face-up for the least useful
+/// face-up card.
 pub struct Lowest;
 
 /// Registry entry.

@@ -96,9 +96,11 @@ fn strong_face_up_swap(view: &View) -> Option<Swap> {
 /// Order in which the simple bots spend special cards when no ordinary play is legal.
 const SPECIALS_CHEAPEST_FIRST: [Rank; 4] = [TWO, SEVEN, THREE, TEN];
 
-/// The `lowest` policy: the lowest ordinary rank it may play, all such cards; else one
-/// special card (2, 7, 3, then 10), as few as it may; else reveal a face-down card; else
-/// take the pile. It never declines a bonus play.
+/// The `lowest` policy: the lowest ordinary rank it may play, all such cards; else the
+/// first special rank it may play at all in the order 2, 7, 3, 10, with as few of its
+/// cards as the rules allow (two 2s on a single 2, LOPTI-2-3, even when a single 7 is
+/// legal); else reveal a face-down card; else take the pile. It never declines a bonus
+/// play.
 fn lowest_choice(legal: &Actions) -> Action {
     let plays = legal.plays();
     if let Some((rank, _)) = plays.ordinary().first() {
@@ -154,6 +156,13 @@ mod tests {
         assert_eq!(decide(&Lowest, &t.st.view(0)), "play 9 x2");
         let t = table(2).pile("K").hand(0, "2 7 9 10").down(1, "4").start();
         assert_eq!(decide(&Lowest, &t.st.view(0)), "play 2 x1", "a special only when no ordinary play is legal");
+        // LOPTI-2-3: on a single 2 a play of 2s needs two cards ("if equal, more",
+        // LOPTI-PLAY-2). The first special rank it may play at all, in the order 2, 7,
+        // 3, 10, with as few cards as legal: two 2s, not the single 7 that was legal too.
+        let t = table(2).pile("K|2").hand(0, "2 2 7").down(1, "4").start();
+        let legal = t.st.view(0).legal_actions();
+        assert!(legal.iter().any(|a| a.to_string() == "play 7 x1") && !legal.iter().any(|a| a.to_string() == "play 2 x1"), "{legal:?}");
+        assert_eq!(decide(&Lowest, &t.st.view(0)), "play 2 x2", "the first special rank it may play, not a single special");
         let t = table(2).pile("K").run3(1).obliged(0).hand(0, "9").down(1, "4").start();
         assert_eq!(decide(&Lowest, &t.st.view(0)), "pickup");
     }

@@ -289,3 +289,108 @@ fn style_profiles_at_four_and_six_players() {
         }
     }
 }
+
+#[test]
+fn a_reset_never_calls_off_a_rotate_whose_landing_would_unstick_the_table() {
+    // NERTS-STUCK-4: a global reset only when every player is stuck and no action is in
+    // progress. A stuck player's ROTATE (NERTS-STUCK-3) in flight may regroup his stock
+    // so that a card he needs turns up: the engine waits for it to land. Flips and the
+    // other aimless moves that cannot help are still called off (the checker counts
+    // them and checks each one, landed, would have left every seat stuck).
+    let cfg = NertsConfig { target: 20, ..NertsConfig::default() };
+    let rules = NertsRules::new(cfg);
+    let bots: Vec<NertsBot> = (0..2).map(|_| bot("random", Preset::Skilled)).collect();
+    let seats: NertsSeats = bots.iter().collect();
+    let (mut called_off, mut resets) = (0, 0);
+    for m in 0..40 {
+        let mut checker = MatchChecker::new(rules);
+        play_match(&rules, &seats, &MatchSeeds::of_deal(m), &mut checker);
+        called_off += checker.called_off;
+        resets += checker.resets;
+    }
+    eprintln!("{resets} resets, {called_off} aimless actions called off for them, each checked");
+    assert!(called_off > 0 && resets > 0, "the check never ran: {resets} resets, {called_off} called off");
+}
+
+/// Per layout, the races its cards won: at each rejected foundation card, every deck
+/// whose card lies where it aimed (NERTS-RT-5, tied cards all, NERTS-RT-6).
+#[derive(Default)]
+struct LayoutRaces([u32; MAX_PLAYERS]);
+
+impl crate::realtime::EngineObserver<NertsState, NertsAction> for LayoutRaces {
+    fn on_event(&mut self, _: crate::realtime::Micros, event: crate::realtime::EngineEvent<NertsAction>, s: &NertsState) {
+        if let crate::realtime::EngineEvent::Rejected { action: NertsAction::ToFoundation { card, .. }, .. } = event {
+            for i in 0..s.found.len as usize {
+                if s.found.top[i] == card.suit() << 4 | card.rank() {
+                    (0..s.n_layouts as usize).filter(|&d| s.found.top_decks[i] >> d & 1 == 1).for_each(|d| self.0[d] += 1);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+impl crate::realtime::MatchObserver<NertsState, NertsAction, crate::games::nerts::game::NertsEvent> for LayoutRaces {
+    fn on_match_event(&mut self, _: crate::realtime::Micros, _: crate::games::nerts::game::NertsEvent, _: &NertsState) {}
+}
+
+#[test]
+fn on_a_shared_layout_a_race_is_won_by_the_partner_whose_hand_played_the_card() {
+    // NERTS-PART-2/3 with NERTS-RT-5: two hands share a layout; the race a card wins is
+    // credited to the seat that played it, so both partners win races, and per layout
+    // the partners' races add up to what its cards won.
+    let cfg = NertsConfig { target: 10, ..NertsConfig::default() };
+    let rules = NertsRules::new(cfg);
+    let bots: Vec<NertsBot> = (0..6).map(|_| bot("random", Preset::Skilled)).collect();
+    let seats: NertsSeats = bots.iter().collect();
+    let mut won = [0u32; 6];
+    for m in 0..6 {
+        let mut layouts = LayoutRaces::default();
+        let out = play_match(&rules, &seats, &MatchSeeds::of_deal(m), &mut layouts);
+        assert_eq!(out.teams, 3, "six players play in three teams of two on shared layouts");
+        for d in 0..3 {
+            let partners: Vec<usize> = (0..6).filter(|&p| out.team_of_seat[p] as usize == d).collect();
+            assert_eq!(partners.len(), 2);
+            assert_eq!(partners.iter().map(|&p| out.tally.races_won[p]).sum::<u32>(), layouts.0[d], "match {m}, layout {d}: {:?}", out.tally.races_won);
+        }
+        (0..6).for_each(|p| won[p] += out.tally.races_won[p]);
+    }
+    assert!(won.iter().all(|&w| w > 0), "every seat, both partners of each layout, wins races: {won:?}");
+}
+
+/// The deal ends of a match: why, and each team's score.
+#[derive(Default)]
+struct DealEnds(Vec<(Option<crate::games::nerts::rules::DealEnd>, [i32; MAX_PLAYERS])>);
+
+impl crate::realtime::EngineObserver<NertsState, NertsAction> for DealEnds {
+    fn on_event(&mut self, _: crate::realtime::Micros, _: crate::realtime::EngineEvent<NertsAction>, _: &NertsState) {}
+}
+
+impl crate::realtime::MatchObserver<NertsState, NertsAction, crate::games::nerts::game::NertsEvent> for DealEnds {
+    fn on_match_event(&mut self, _: crate::realtime::Micros, event: crate::games::nerts::game::NertsEvent, _: &NertsState) {
+        if let crate::games::nerts::game::NertsEvent::DealEnd { end, scores } = event {
+            self.0.push((end, scores));
+        }
+    }
+}
+
+#[test]
+fn a_deal_cut_by_the_action_cap_scores_zero_for_every_team() {
+    // NERTS-SCORE-1 scores a deal that ended (NERTS-END-*); a deal the match's action
+    // budget (`sim.max_actions`) cuts short did not end by the rules and is not scored:
+    // 0 for every team, and the match totals are those of the deals before it.
+    let cfg = NertsConfig { target: 300, max_actions: 1_000, ..NertsConfig::default() };
+    let rules = NertsRules::new(cfg);
+    let bots: Vec<NertsBot> = (0..3).map(|_| bot("balanced", Preset::Skilled)).collect();
+    let seats: NertsSeats = bots.iter().collect();
+    for m in 0..4 {
+        let mut ends = DealEnds::default();
+        let out = play_match(&rules, &seats, &MatchSeeds::of_deal(m), &mut ends);
+        assert!(out.capped && out.deals >= 2, "match {m}: 1,000 actions do not reach 300 points ({} deals)", out.deals);
+        let (last, before) = ends.0.split_last().unwrap();
+        assert_eq!(*last, (None, [0; MAX_PLAYERS]), "match {m}: the capped deal");
+        assert!(before.iter().all(|(end, _)| end.is_some()));
+        let totals: Vec<i32> = (0..3).map(|t| before.iter().map(|(_, s)| s[t]).sum()).collect();
+        assert_eq!(out.totals[..3], totals[..], "match {m}: totals are the finished deals' scores");
+    }
+}

@@ -155,6 +155,36 @@ fn nerts_joker_3_implied_by_position_free_alone_declared_on_jokers_and_under_pil
 }
 
 #[test]
+fn nerts_joker_3_a_joker_with_an_implied_rank_may_cover_a_lone_open_joker_one_without_may_not() {
+    // NERTS-JOKER-3 (decision 2026-11-30): a Joker may cover a Joker whose identity is
+    // not yet fixed only with a declared rank and suit, which fixes both. The Joker on
+    // the 8s stands for a red 7 (its position's rank binds its moves within the work
+    // piles): moved onto the lone Joker it declares a red 7 and makes the lone one a
+    // black 8. A loose open Joker (the waste top) has no rank to give: it is not offered
+    // onto the lone Joker, nor slipped under it.
+    let r = jokers(2);
+    let mut s = Build::new(&r.cfg, 2).work(0, 0, "8s Jk0").work(0, 1, "Jk1").done();
+    let l = legal(&r, &s, 0);
+    let from_stack: Vec<Decl> = l
+        .iter()
+        .filter_map(|a| match a {
+            NertsAction::Build { from: Source::Work { pile: 0, depth: 1 }, to: 1, decl } => Some(*decl),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(from_stack.len(), 4, "NERTS-JOKER-3: a red 7 in two suits, the covered black 8 in two suits: {l:?}");
+    assert!(from_stack.iter().all(|d| Card(d.joker).rank() == 7 && Card(d.joker).is_red() && [0, 3].contains(&d.cover)), "{from_stack:?}");
+    let loose = Build::new(&r.cfg, 2).work(0, 0, "8s").work(0, 1, "Jk1").waste(0, "Jk0").done();
+    let ll = legal(&r, &loose, 0);
+    assert!(ll.iter().any(|a| matches!(a, NertsAction::Build { from: Source::Waste, to: 0, .. })), "the loose Joker goes onto the 8s: {ll:?}");
+    assert!(!ll.iter().any(|a| matches!(a, NertsAction::Build { from: Source::Waste, to: 1, .. } | NertsAction::SlipUnder { from: Source::Waste, pile: 1, .. })), "NERTS-JOKER-3: a loose open Joker is not offered onto or under a lone open Joker: {ll:?}");
+    let decl = from_stack[0];
+    play(&r, &mut s, 0, NertsAction::Build { from: Source::Work { pile: 0, depth: 1 }, to: 1, decl }, SEC);
+    assert_eq!(s.layout(0).eff(1, 1), Eff::Card(Card(decl.joker)), "NERTS-JOKER-3: the moved Joker is fixed as it declared");
+    assert_eq!(s.layout(0).eff(1, 0), Eff::Card(Card::new(8, decl.cover)), "NERTS-JOKER-3: the covered Joker is fixed as the 8 of the declared suit");
+}
+
+#[test]
 fn nerts_joker_4_the_first_card_on_a_joker_fixes_it_for_good_or_while_covered() {
     for (mode, after) in [(JokerIdentity::Permanent, Eff::Card(card("7d"))), (JokerIdentity::UntilUncovered, Eff::Implied { rank: 7, red: true })] {
         let r = rules_with(|c| {
