@@ -21,6 +21,9 @@ pub struct BotSpec {
     pub game: Option<String>,
     /// The bot's label in tables and CSV.
     pub label: String,
+    /// The bot file it was read from and its SHA-256 (bot files only): a study pins it,
+    /// so a resumed or merged run refuses a bot file changed since.
+    pub source: Option<crate::experiment::pins::InputFile>,
 }
 
 impl BotSpec {
@@ -36,7 +39,7 @@ impl BotSpec {
         if strategy.is_empty() {
             return Err(format!("--bot {}: missing strategy name before '@'", clip(text)));
         }
-        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string() })
+        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), source: None })
     }
 
     /// Reads a bot file; every reaction parameter must be in its plausible range
@@ -56,7 +59,8 @@ impl BotSpec {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot").to_string();
         let label = file.label.unwrap_or(stem);
         check_label(&label).map_err(|e| format!("{where_}: label: {e}"))?;
-        Ok(BotSpec { strategy: file.strategy, preset, overrides: file.reaction, game: Some(file.game), label })
+        let source = Some(crate::experiment::pins::InputFile { path: path.display().to_string(), sha256: crate::experiment::pins::sha256_hex(text.as_bytes()) });
+        Ok(BotSpec { strategy: file.strategy, preset, overrides: file.reaction, game: Some(file.game), label, source })
     }
 
     /// Checks the strategy against the names a game knows, and a bot file's game.
