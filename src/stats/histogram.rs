@@ -199,7 +199,7 @@ impl Histogram {
     pub fn settle(&mut self) {
         if !self.pending.is_empty() {
             self.pending.sort_unstable();
-            self.buckets = merged(&self.buckets, runs(&self.pending));
+            add_into(&mut self.buckets, runs(&self.pending));
             self.pending.clear();
         }
     }
@@ -208,15 +208,16 @@ impl Histogram {
         if self.pending.is_empty() {
             Cow::Borrowed(&self.buckets)
         } else {
-            let mut pending = self.pending.clone();
+            let (mut buckets, mut pending) = (self.buckets.clone(), self.pending.clone());
             pending.sort_unstable();
-            Cow::Owned(merged(&self.buckets, runs(&pending)))
+            add_into(&mut buckets, runs(&pending));
+            Cow::Owned(buckets)
         }
     }
     /// Adds every observation of `other`.
     pub fn merge(&mut self, other: &Histogram) {
         self.settle();
-        self.buckets = merged(&self.buckets, other.settled().iter().copied());
+        add_into(&mut self.buckets, other.settled().iter().copied());
         self.n += other.n;
         self.sum += other.sum;
         self.sum_sq += other.sum_sq;
@@ -286,32 +287,41 @@ impl Histogram {
 }
 
 /// Counts of each bucket of the sorted bucket numbers `sorted`, ascending.
-fn runs(sorted: &[u32]) -> impl Iterator<Item = (u32, u64)> + '_ {
+fn runs(sorted: &[u32]) -> impl DoubleEndedIterator<Item = (u32, u64)> + Clone + '_ {
     sorted.chunk_by(|a, b| a == b).map(|run| (run[0], run.len() as u64))
 }
 
-/// The bucket counts of `a` and `b` (both ascending) added, ascending.
-fn merged(a: &[(u32, u64)], b: impl Iterator<Item = (u32, u64)>) -> Vec<(u32, u64)> {
-    let mut out = Vec::with_capacity(a.len());
-    let mut a = a.iter().copied().peekable();
-    for (bb, bc) in b {
-        while let Some(&(ab, ac)) = a.peek() {
-            if ab >= bb {
-                break;
-            }
-            out.push((ab, ac));
-            a.next();
+/// Adds the ascending bucket counts `b` into the ascending list `a` in place: `a`
+/// grows only by the buckets new to it, so merging into a list that already has every
+/// bucket allocates nothing (a run's accumulator, once its range is covered).
+fn add_into<I: DoubleEndedIterator<Item = (u32, u64)> + Clone>(a: &mut Vec<(u32, u64)>, b: I) {
+    let mut new = 0;
+    let mut i = 0;
+    for (bb, _) in b.clone() {
+        while i < a.len() && a[i].0 < bb {
+            i += 1;
         }
-        match a.peek() {
-            Some(&(ab, ac)) if ab == bb => {
-                out.push((bb, ac + bc));
-                a.next();
-            }
-            _ => out.push((bb, bc)),
-        }
+        new += (i == a.len() || a[i].0 != bb) as usize;
     }
-    out.extend(a);
-    out
+    // Merge from the back into the grown list: each entry moves at most once.
+    let mut read = a.len();
+    a.reserve_exact(new);
+    a.resize(read + new, (0, 0));
+    let mut write = a.len();
+    for (bb, bc) in b.rev() {
+        while read > 0 && a[read - 1].0 > bb {
+            a[write - 1] = a[read - 1];
+            (read, write) = (read - 1, write - 1);
+        }
+        if read > 0 && a[read - 1].0 == bb {
+            a[write - 1] = (bb, a[read - 1].1 + bc);
+            read -= 1;
+        } else {
+            a[write - 1] = (bb, bc);
+        }
+        write -= 1;
+    }
+    debug_assert_eq!(read, write, "the entries before the first new one stay in place");
 }
 
 #[cfg(test)]

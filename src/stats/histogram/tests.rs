@@ -244,3 +244,28 @@ fn tampered_saved_histograms_are_refused_naming_the_field() {
     let err = serde_json::from_value::<Histogram>(v).unwrap_err().to_string();
     assert!(err.contains("give no variance"), "{err}");
 }
+
+#[test]
+fn adding_bucket_lists_in_place_equals_a_map_of_counts() {
+    let mut rng = rng_from(9);
+    for round in 0..200 {
+        let list = |rng: &mut crate::rng::SimRng, n: usize| {
+            let mut m = std::collections::BTreeMap::new();
+            for _ in 0..n {
+                *m.entry(rng.random_range(0..60u32)).or_insert(0u64) += rng.random_range(1..5u64);
+            }
+            m
+        };
+        let (a, b) = (list(&mut rng, round % 17), list(&mut rng, round % 23));
+        let mut want = a.clone();
+        b.iter().for_each(|(&k, &c)| *want.entry(k).or_insert(0) += c);
+        let mut got: Vec<(u32, u64)> = a.into_iter().collect();
+        let capacity = got.capacity();
+        let covered = b.keys().all(|k| got.iter().any(|g| g.0 == *k));
+        add_into(&mut got, b.into_iter().collect::<Vec<_>>().into_iter());
+        assert_eq!(got, want.into_iter().collect::<Vec<_>>());
+        if covered {
+            assert_eq!(got.capacity(), capacity, "no growth when every bucket is there");
+        }
+    }
+}
