@@ -1,7 +1,9 @@
 //! `cardsim bench`: the throughput of every game with its default bots, on one thread
 //! and on all, as a table (and CSV). Each case is timed over a fixed simulated workload
 //! sized from a short calibration run; a row is the median of `--repeat` timed runs of
-//! about `--seconds` each, so that one disturbed run does not move it.
+//! about `--seconds` each, so that one disturbed run does not move it. With `--memory`
+//! it measures instead the peak resident memory of fresh processes playing 10^4 and
+//! 10^6 matches of each game, which must not grow with the matches.
 
 use crate::games::{self, GameEntry};
 use crate::runner::{self, MatchupStats, SeatingDesign};
@@ -136,6 +138,81 @@ pub fn measure(case: &BenchCase, threads: usize, seconds: f64, repeat: usize) ->
         state_bytes: case.entry.state_bytes(),
         peak_kib: peak_kib(),
     })
+}
+
+/// Matches played by the two processes of `cardsim bench --memory` by default.
+pub const MEMORY_MATCHES: [u64; 2] = [10_000, 1_000_000];
+
+/// The table `cardsim bench --memory` plays for `game`: its first bench case (the
+/// default bots at its smallest player count).
+pub fn memory_case(game: &str) -> Result<BenchCase, String> {
+    Ok(cases(Some(game))?.remove(0))
+}
+
+/// Plays `matches` matches (whole deals) of `case` on the current rayon pool and
+/// returns the matches played and the process's peak resident memory in KiB: what a
+/// fresh `cardsim bench --memory-child` process reports to its parent.
+pub fn memory_run(case: &BenchCase, matches: u64) -> Result<(u64, Option<u64>), String> {
+    let prepared = Prepared::new(case)?;
+    let cfg = prepared.table.run_config(matches, 1, true);
+    let deals = cfg.deals(case.bots.len());
+    let stats = runner::run_deals(prepared.game.as_match_game(), &cfg, 0..deals, &indicatif::ProgressBar::hidden());
+    Ok((stats.total_games(), peak_kib()))
+}
+
+/// One process of `cardsim bench --memory`: a game's table played for a number of
+/// matches in a fresh process, and that process's peak resident memory.
+#[derive(Clone, Debug)]
+pub struct MemoryRow {
+    /// Game name.
+    pub game: &'static str,
+    /// Players.
+    pub players: usize,
+    /// Bots, joined by ` vs `.
+    pub bots: String,
+    /// Matches played.
+    pub matches: u64,
+    /// Peak resident set size of the process (`VmHWM`), in KiB.
+    pub peak_kib: u64,
+}
+
+/// The line a `--memory-child` process prints for its parent.
+pub fn memory_line(matches: u64, peak_kib: Option<u64>) -> String {
+    format!("matches {matches} peak_kib {}", peak_kib.map_or("unknown".into(), |k| k.to_string()))
+}
+
+/// Runs `exe bench --game GAME --memory-child MATCHES` (`exe` is this program) in a
+/// fresh process, on all cores, and reads its [`memory_line`].
+pub fn measure_memory(exe: &std::path::Path, case: &BenchCase, matches: u64) -> Result<MemoryRow, String> {
+    let game = case.entry.name();
+    let what = format!("bench --memory: {game} at {matches} matches");
+    let out = std::process::Command::new(exe)
+        .args(["bench", "--game", game, "--memory-child", &matches.to_string()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("{what}: cannot start {}: {e}", exe.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("{what}: the process failed ({}): {}", out.status, err.lines().next().unwrap_or("")));
+    }
+    let words: Vec<&str> = stdout.split_whitespace().collect();
+    match words[..] {
+        ["matches", m, "peak_kib", k] => {
+            let played: u64 = m.parse().map_err(|_| format!("{what}: unreadable report {stdout:?}"))?;
+            let peak_kib: u64 = k.parse().map_err(|_| format!("{what}: no peak memory on this system (Linux /proc/self/status VmHWM)"))?;
+            Ok(MemoryRow { game, players: case.bots.len(), bots: case.bots.join(" vs "), matches: played, peak_kib })
+        }
+        _ => Err(format!("{what}: unreadable report {stdout:?}")),
+    }
+}
+
+/// CSV and table columns of a memory row.
+pub const MEMORY_COLUMNS: [&str; 5] = ["game", "players", "bots", "matches", "peak_mib"];
+
+/// The values of `row` in the order of [`MEMORY_COLUMNS`].
+pub fn memory_values(row: &MemoryRow) -> Vec<String> {
+    vec![row.game.to_string(), row.players.to_string(), row.bots.clone(), row.matches.to_string(), format!("{:.1}", row.peak_kib as f64 / 1024.0)]
 }
 
 /// CSV and table columns of a bench row.

@@ -59,7 +59,8 @@ enum Command {
     /// Throughput of every game with its default bots (Lopti at 2-5 players, Nerts at
     /// 2, 4, 6; Spit also smart@expert vs greedy@expert) on one thread and on all:
     /// matches, deals and actions per second per thread, nanoseconds per action, state
-    /// size, peak memory; each row the median of --repeat runs.
+    /// size, peak memory; each row the median of --repeat runs. With --memory: the peak
+    /// resident memory of a fresh process at 10^4 and at 10^6 matches of every game.
     Bench(BenchArgs),
     /// Fit measured move times (ms) with an ex-Gaussian and a shifted lognormal by maximum
     /// likelihood, and optionally write a bot that plays at that pace (see docs/fit-rt.md).
@@ -80,6 +81,16 @@ struct BenchArgs {
     /// Also write the table as CSV to PATH (checked first; see `match --csv`).
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
+    /// Instead of timing: the peak resident memory of a fresh process playing each
+    /// count of --matches matches of every game's default table, on all cores.
+    #[arg(long)]
+    memory: bool,
+    /// With --memory: the match counts, one process each.
+    #[arg(long, value_name = "N,N,...", value_delimiter = ',', default_values_t = crate::bench::MEMORY_MATCHES, requires = "memory")]
+    matches: Vec<u64>,
+    /// A process of --memory: plays MATCHES matches of --game and prints its peak memory.
+    #[arg(long, value_name = "MATCHES", hide = true, requires = "game", conflicts_with = "memory")]
+    memory_child: Option<u64>,
 }
 
 #[derive(Args, Debug)]
@@ -369,8 +380,19 @@ fn run_bench(a: BenchArgs) -> Result<(), String> {
     if !(1..=99).contains(&a.repeat) {
         return Err(format!("--repeat {}: must be 1 to 99", a.repeat));
     }
+    if let Some(matches) = a.memory_child {
+        check_count("--memory-child", matches, 1, MAX_GAMES)?;
+        let case = crate::bench::memory_case(a.game.as_deref().unwrap_or_default())?;
+        let (played, peak) = crate::bench::memory_run(&case, matches)?;
+        let mut out = Console::stdout();
+        let _ = writeln!(out, "{}", crate::bench::memory_line(played, peak));
+        return out.finish();
+    }
     let cases = cases(a.game.as_deref())?;
     let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
+    if a.memory {
+        return bench_memory(&a, &cases, csv.as_ref());
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut thread_counts = vec![1];
     if cores > 1 {
@@ -397,6 +419,44 @@ fn run_bench(a: BenchArgs) -> Result<(), String> {
             pair[1].matches as f64 / pair[1].seconds / (pair[0].matches as f64 / pair[0].seconds));
     }
     if let Some(csv) = &csv {
+        write_csv(csv, &summary)?;
+        wrote(&mut out, csv);
+    }
+    out.finish()
+}
+
+/// `cardsim bench --memory`: one fresh process per game and match count, its peak
+/// resident memory, and per game how much more the most matches took than the fewest.
+fn bench_memory(a: &BenchArgs, cases: &[crate::bench::BenchCase], csv: Option<&OutputPath>) -> Result<(), String> {
+    use crate::bench::{measure_memory, memory_case, memory_values, MEMORY_COLUMNS};
+    for &n in &a.matches {
+        check_count("--matches", n, 1, MAX_GAMES)?;
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("bench --memory: cannot find this program: {e}"))?;
+    let mut games: Vec<&'static str> = cases.iter().map(|c| c.entry.name()).collect();
+    games.dedup();
+    let bar = runner::progress_bar((games.len() * a.matches.len()) as u64, false, "bench");
+    bar.set_style(indicatif::ProgressStyle::with_template("bench --memory [{bar:20}] {pos}/{len} processes  {msg}").expect("valid template").progress_chars("=> "));
+    let mut rows = Vec::new();
+    for game in &games {
+        let case = memory_case(game)?;
+        for &n in &a.matches {
+            bar.set_message(format!("{game}: {n} matches"));
+            rows.push(measure_memory(&exe, &case, n)?);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let header: Vec<String> = MEMORY_COLUMNS.iter().map(|c| c.to_string()).collect();
+    let summary: Vec<SummaryRow> = rows.iter().map(|r| SummaryRow { header: header.clone(), values: memory_values(r) }).collect();
+    let mut out = if csv.is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
+    let _ = crate::output::summary::print_table(&mut out, &summary.iter().collect::<Vec<_>>(), &MEMORY_COLUMNS);
+    for game in rows.chunks(a.matches.len()).filter(|g| g.len() > 1) {
+        let (few, most) = (game.iter().min_by_key(|r| r.matches).expect("rows"), game.iter().max_by_key(|r| r.matches).expect("rows"));
+        let _ = writeln!(out, "{}: peak resident memory {:.1} MiB at {} matches, {:.1} MiB at {}: {:+.1} MiB", few.game,
+            few.peak_kib as f64 / 1024.0, few.matches, most.peak_kib as f64 / 1024.0, most.matches, (most.peak_kib as f64 - few.peak_kib as f64) / 1024.0);
+    }
+    if let Some(csv) = csv {
         write_csv(csv, &summary)?;
         wrote(&mut out, csv);
     }

@@ -249,3 +249,25 @@ fn a_stale_checkpoint_is_replaced_without_resume_and_refused_with_it() {
     assert!(out.join("summary.csv").exists() && !out.join(".resume-1-of-1.json").exists());
 }
 
+
+#[test]
+fn a_partial_with_a_tampered_length_histogram_is_refused_naming_the_field() {
+    let root = scratch("tampered-histogram");
+    let file = experiment(&root, "small", SPEED);
+    let parts: Vec<PathBuf> = (1..=2).map(|k| root.join(format!("part{k}"))).collect();
+    for (k, dir) in parts.iter().enumerate() {
+        ok(&["run", &file, "--shard", &format!("{}/2", k + 1), "--out", dir.to_str().unwrap(), "--quiet"]);
+    }
+    let partial = parts[0].join("partial-1-of-2.json");
+    let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&partial).unwrap()).unwrap();
+    let seconds = &mut json["state"]["stats"][0]["metrics"][2];
+    assert_eq!(seconds["layout"], serde_json::json!([14, 10]), "the saved layout: {seconds}");
+    // One more match claimed than the buckets hold.
+    let n = seconds["n"].as_u64().unwrap();
+    seconds["n"] = (n + 1).into();
+    std::fs::write(&partial, serde_json::to_vec(&json).unwrap()).unwrap();
+    let merged = root.join("merged");
+    let err = fails(&["merge", parts[0].to_str().unwrap(), parts[1].to_str().unwrap(), "--out", merged.to_str().unwrap()]);
+    assert!(err.contains("partial-1-of-2.json") && err.contains(&format!("histogram: `buckets` hold {n} observations but `n` is {}", n + 1)), "{err}");
+    assert!(!merged.exists() || std::fs::read_dir(&merged).unwrap().next().is_none(), "nothing written");
+}
