@@ -1,10 +1,12 @@
 //! Bot specifications: `STRATEGY[@PRESET]` on the command line, or a bot file
 //! (`strategies/*.toml`) naming a game, a strategy, a preset and optional overrides of
-//! the preset's reaction-time parameters.
+//! the preset's reaction-time parameters. An external bot (docs/bot-protocol.md) is
+//! `exec:PATH[,ARG...][@PRESET]` or a bot file with `command = [...]`.
 
 use crate::output::quote::{clip, clip_path};
 use crate::reaction::presets::ALL_PRESETS;
 use crate::reaction::{Dist, ParamError, Preset, ReactionModel};
+use crate::external::ExternalSpec;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -21,13 +23,21 @@ pub struct BotSpec {
     pub game: Option<String>,
     /// The bot's label in tables and CSV.
     pub label: String,
+    /// For an external bot, how to run it (its `strategy` is then [`EXEC`]).
+    pub external: Option<ExternalSpec>,
 }
+
+/// The strategy name of every external bot.
+pub const EXEC: &str = "exec";
 
 impl BotSpec {
     /// Parses `STRATEGY[@PRESET]`, or reads a bot file when the text ends in `.toml`.
     pub fn parse(text: &str) -> Result<BotSpec, String> {
         if text.ends_with(".toml") {
             return BotSpec::from_file(Path::new(text));
+        }
+        if let Some(rest) = text.strip_prefix("exec:") {
+            return BotSpec::parse_exec(text, rest);
         }
         let (strategy, preset) = match text.split_once('@') {
             Some((s, p)) => (s, Some(Preset::parse(p).map_err(|e| format!("--bot {}: {e}", clip(text)))?)),
@@ -36,7 +46,24 @@ impl BotSpec {
         if strategy.is_empty() {
             return Err(format!("--bot {}: missing strategy name before '@'", clip(text)));
         }
-        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string() })
+        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: None })
+    }
+
+    /// Parses `exec:PATH[,ARG...][@PRESET]` (`rest` is the text after `exec:`): only a
+    /// final `@` followed by a preset name is a preset, so a path may hold an `@`.
+    fn parse_exec(text: &str, rest: &str) -> Result<BotSpec, String> {
+        let (command, preset) = match rest.rsplit_once('@') {
+            Some((c, p)) if Preset::parse(p).is_ok() => (c, Some(Preset::parse(p).expect("checked"))),
+            _ => (rest, None),
+        };
+        let external = ExternalSpec::parse(command).map_err(|e| format!("--bot {}: {e}", clip(text)))?;
+        check_label(text).map_err(|e| format!("--bot {}: as a label: {e}", clip(text)))?;
+        Ok(BotSpec { strategy: EXEC.into(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: Some(external) })
+    }
+
+    /// True for an external bot.
+    pub fn is_external(&self) -> bool {
+        self.external.is_some()
     }
 
     /// Reads a bot file; every reaction parameter must be in its plausible range
@@ -56,7 +83,14 @@ impl BotSpec {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot").to_string();
         let label = file.label.unwrap_or(stem);
         check_label(&label).map_err(|e| format!("{where_}: label: {e}"))?;
-        Ok(BotSpec { strategy: file.strategy, preset, overrides: file.reaction, game: Some(file.game), label })
+        let (strategy, external) = match (file.strategy, file.command) {
+            (Some(s), None) => (s, None),
+            (None, Some(command)) if command.first().is_some_and(|c| !c.is_empty()) => (EXEC.to_string(), Some(ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS })),
+            (None, Some(_)) => return Err(format!("{where_}: command: needs at least the program, e.g. command = [\"python3\", \"bot.py\"]")),
+            (Some(_), Some(_)) => return Err(format!("{where_}: give either strategy (a built-in strategy) or command (an external bot), not both")),
+            (None, None) => return Err(format!("{where_}: missing field `strategy` (a built-in strategy) or `command` (an external bot)")),
+        };
+        Ok(BotSpec { strategy, preset, overrides: file.reaction, game: Some(file.game), label, external })
     }
 
     /// Checks the strategy against the names a game knows, and a bot file's game.
@@ -64,7 +98,7 @@ impl BotSpec {
         if let Some(g) = self.game.as_deref().filter(|&g| g != game) {
             return Err(format!("--bot {}: this bot is for {}, not {game}", clip(&self.label), clip(g)));
         }
-        if known.contains(&self.strategy.as_str()) {
+        if self.is_external() || known.contains(&self.strategy.as_str()) {
             Ok(())
         } else {
             Err(format!("--bot {}: unknown strategy '{}' for {game}; known strategies: {}", clip(&self.label), clip(&self.strategy), known.join(", ")))
@@ -150,7 +184,8 @@ pub fn check_label(label: &str) -> Result<(), String> {
 #[serde(deny_unknown_fields)]
 struct BotFile {
     game: String,
-    strategy: String,
+    strategy: Option<String>,
+    command: Option<Vec<String>>,
     preset: Option<String>,
     label: Option<String>,
     #[serde(default)]

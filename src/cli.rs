@@ -198,6 +198,10 @@ struct TableArgs {
     sets: Vec<String>,
     #[command(flatten)]
     seats: SeatArgs,
+    /// Longest wait, in seconds, for one line from an external bot (`--bot exec:...`,
+    /// docs/bot-protocol.md); a bot that takes longer fails the run.
+    #[arg(long, value_name = "SECONDS")]
+    bot_timeout: Option<f64>,
 }
 
 /// How each deal is seated.
@@ -470,7 +474,8 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     check_count("--games", a.games, 1, MAX_GAMES)?;
     let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     let t = &a.game.table;
-    let p = Table::parse(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
+    let mut p = Table::parse(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
+    p.set_bot_timeout(t.bot_timeout)?;
     let (pool, threads) = thread_pool(a.threads)?;
     let cfg = p.run_config(a.games, t.seed, a.quiet);
     // With the CSV on standard output, the summary for people goes to standard error.
@@ -617,7 +622,9 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
         }
         None => {
             let game = a.game.as_deref().expect("clap requires a game without --experiment");
-            (Table::parse(game, &a.table.bot_texts()?, &a.table.sets, a.table.seats.design())?, a.table.seed, None)
+            let mut p = Table::parse(game, &a.table.bot_texts()?, &a.table.sets, a.table.seats.design())?;
+            p.set_bot_timeout(a.table.bot_timeout)?;
+            (p, a.table.seed, None)
         }
     };
     let game = p.build()?;
