@@ -133,11 +133,11 @@ impl StrategyBug {
         let c = &self.choice;
         if let Some(fault) = c.fault {
             return format!(
-                "bot '{}' (seat {}) {} at its decision {} of deal {deal} (seed {seed}, match {}); line: {}; reproduce with: {repro} --index {}",
+                "bot '{}' (seat {}) {} {} of deal {deal} (seed {seed}, match {}); line: {}; reproduce with: {repro} --index {}",
                 labels.get(self.bot()).map_or("?", |l| l.as_str()),
                 c.seat,
                 fault.describe(),
-                c.index,
+                if c.index == crate::external::HELLO { "at its start (hello)".to_string() } else { format!("at its decision {} of the match", c.index) },
                 self.match_index,
                 if c.action.is_empty() { "(none)".to_string() } else { format!("'{}'", c.action) },
                 self.match_index

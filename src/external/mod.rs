@@ -37,6 +37,10 @@ use std::time::Duration;
 /// The protocol version cardsim speaks.
 pub const PROTOCOL: u64 = 1;
 
+/// The decision number of a fault report ([`IllegalChoice::index`]) for a fault in the
+/// hello or at the start of a match, before any decision.
+pub const HELLO: u64 = u64::MAX;
+
 /// Default of `--bot-timeout`, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 
@@ -312,7 +316,9 @@ impl ExternalBot {
                     c.process.close(None);
                 }
                 self.broken.store(true, Ordering::SeqCst);
-                let mut report = IllegalChoice::new(e.seat, e.n.saturating_sub(1), clip(&line));
+                // A fault before the first decision happened in the hello or at match_start.
+                let index = if e.n == 0 { HELLO } else { e.n - 1 };
+                let mut report = IllegalChoice::new(e.seat, index, clip(&line));
                 report.fault = Some(fault);
                 Some(report)
             }
