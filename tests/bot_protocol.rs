@@ -226,3 +226,63 @@ fn no_bot_process_outlives_ctrl_c_or_a_closed_output() {
     assert!(!pids(&pidfile).is_empty());
     all_reaped(&pidfile);
 }
+
+/// The built-in `greedy`, noting the view and the actions the protocol would send for
+/// each of its decisions.
+struct Recording {
+    inner: Box<dyn cardsim::games::spit::strategies::SpitStrategy>,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<(serde_json::Value, serde_json::Value)>>>,
+}
+
+impl cardsim::games::spit::strategies::SpitStrategy for Recording {
+    fn choose(&self, view: &cardsim::games::spit::view::SpitView, legal: &[cardsim::games::spit::rules::SpitAction], rng: &mut cardsim::rng::SimRng) -> Option<cardsim::games::spit::rules::SpitAction> {
+        use cardsim::games::spit::protocol::{action_json, view_json};
+        let actions = legal.iter().enumerate().map(|(i, &a)| {
+            let mut v = action_json(view, a);
+            v["index"] = serde_json::json!(i);
+            v
+        });
+        self.seen.lock().unwrap().push((view_json(view), serde_json::Value::Array(actions.collect())));
+        self.inner.choose(view, legal, rng)
+    }
+}
+
+#[test]
+fn the_view_sent_is_the_view_the_built_in_strategy_gets() {
+    use cardsim::games::spit::strategies::REGISTRY;
+    use cardsim::realtime::{Bot, RealtimeMatch};
+    use cardsim::runner::{MatchGame, SeatingDesign};
+    let make = |name: &str| (REGISTRY.iter().find(|r| r.info.name == name).unwrap().make)();
+    let casual = cardsim::reaction::Preset::Casual.model();
+    // The built-in greedy in seat 0 against random, one match.
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let builtin = RealtimeMatch::<cardsim::games::spit::Spit> {
+        cfg: cardsim::games::spit::config::SpitConfig::default(),
+        bots: vec![Bot { strategy: Box::new(Recording { inner: make("greedy"), seen: seen.clone() }), reaction: casual }, Bot { strategy: make("random"), reaction: casual }],
+    };
+    // The same match with the Python clone in its place, every line logged.
+    let dir = scratch("views");
+    let log = dir.join("exchange.log");
+    let mut table = cardsim::table::Table::parse("spit", &["exec:examples/bots/spit_greedy.py".into(), "random".into()], &[], SeatingDesign::One).unwrap();
+    table.bots[0].external.as_mut().unwrap().log = Some(log.clone());
+    let (seat_bots, seeds) = table.run_config(1, 5, true).match_at(2, 0);
+    let external = table.build().unwrap();
+    let a = builtin.play(&seat_bots[..2], &seeds);
+    let b = external.play(&seat_bots[..2], &seeds);
+    drop(external);
+    assert_eq!((a.winner, a.metrics), (b.winner, b.metrics), "the twin plays the same match");
+    let sent: Vec<(serde_json::Value, serde_json::Value)> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("> "))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|m| m["type"] == "decide" && m["decision"] == "move")
+        .map(|m| (m["view"].clone(), m["actions"].clone()))
+        .collect();
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() > 20, "a whole match of decisions: {}", seen.len());
+    assert_eq!(sent.len(), seen.len(), "one decide message per decision of the built-in strategy");
+    for (k, (s, b)) in sent.iter().zip(seen.iter()).enumerate() {
+        assert_eq!(s, b, "decision {k}: the view and actions sent are the built-in strategy's");
+    }
+}

@@ -38,6 +38,11 @@ def log(*words):
     print(*words, file=sys.stderr, flush=True)
 
 
+def uniform(msg, match):
+    """A random bot's decision: uniform over the legal actions, from the match's dice."""
+    return match.rng.randrange(len(msg["actions"]))
+
+
 def run(name, version, decide, games=None, plays=()):
     """Plays until cardsim sends quit (or closes the input).
 

@@ -1,16 +1,10 @@
 #!/usr/bin/env python3
-"""A random Speed bot: every decision uniform over the legal actions, with the dice
-cardsim seeds per match (so a run is reproducible on any thread count).
-
-    cardsim match speed --bot exec:examples/bots/speed_random.py --bot greedy
+"""Speed `random`: moves (plays and draws), each uniform over what cardsim offers, with
+the dice cardsim seeds per match, so a run is reproducible on any thread count.
+Run it as: cardsim match speed --bot exec:examples/bots/speed_random.py --bot greedy
 """
 
 import botlib
 
-
-def decide(msg, match):
-    return match.rng.randrange(len(msg["actions"]))
-
-
 if __name__ == "__main__":
-    botlib.run("speed_random", "1.0", decide, games=["speed"])
+    botlib.run("speed_random", "1.0", botlib.uniform, games=["speed"], plays=[])

@@ -16,6 +16,7 @@
 //! thread-local slot for the match's duration. After a fault the bot is broken: its
 //! later matches are not played (the run fails on the first report anyway).
 
+pub mod check;
 pub mod fault;
 pub mod process;
 
@@ -51,6 +52,9 @@ pub struct ExternalSpec {
     pub command: Vec<String>,
     /// Longest wait for one line from the bot, in milliseconds (`--bot-timeout`).
     pub timeout_ms: u64,
+    /// A file that gets every line exchanged with the bot (`cardsim bot-check --log`):
+    /// `> ` before cardsim's lines, `< ` before the bot's.
+    pub log: Option<std::path::PathBuf>,
 }
 
 impl ExternalSpec {
@@ -60,7 +64,7 @@ impl ExternalSpec {
         if command[0].is_empty() {
             return Err("exec: needs a program, e.g. exec:examples/bots/spit_greedy.py".into());
         }
-        Ok(ExternalSpec { command, timeout_ms: DEFAULT_TIMEOUT_MS })
+        Ok(ExternalSpec { command, timeout_ms: DEFAULT_TIMEOUT_MS, log: None })
     }
 }
 
@@ -96,6 +100,14 @@ pub enum Answer {
     Stop,
 }
 
+/// Decisions asked of external bots by this process, for `cardsim bench`.
+static ASKED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Decisions asked of every external bot so far (all threads).
+pub fn decisions_asked() -> u64 {
+    ASKED.load(Ordering::Relaxed)
+}
+
 /// Counter that gives every external bot of the process its own id.
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
@@ -111,6 +123,8 @@ pub struct ExternalBot {
     pool: Mutex<Vec<Conn>>,
     /// Set at the first fault: later matches are not played.
     broken: AtomicBool,
+    /// The exchange log, if asked for.
+    log: Option<Mutex<std::fs::File>>,
 }
 
 /// A started process and what its hello said.
@@ -137,10 +151,16 @@ thread_local! {
 impl ExternalBot {
     /// The bot `label` of `spec` at a table of `players` under `settings`, for `game`
     /// with its `decisions`. Nothing is started yet.
-    pub fn new(label: &str, spec: &ExternalSpec, game: &'static str, players: usize, settings: &Settings, decisions: Decisions) -> Arc<ExternalBot> {
+    pub fn new(label: &str, spec: &ExternalSpec, game: &'static str, players: usize, settings: &Settings, decisions: Decisions) -> Result<Arc<ExternalBot>, String> {
+        let log = match &spec.log {
+            None => None,
+            Some(path) => Some(Mutex::new(
+                std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("--log {}: cannot write: {e}", crate::output::clip_path(path)))?,
+            )),
+        };
         let flags: Map<String, Value> = settings.all().map(|(k, v)| (k.to_string(), Value::from(v))).collect();
         let hello = json!({"type": "hello", "protocol": PROTOCOL, "game": game, "players": players, "flags": flags, "label": label, "decisions": decisions.all, "optional": decisions.optional});
-        Arc::new(ExternalBot {
+        Ok(Arc::new(ExternalBot {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             spec: spec.clone(),
             game,
@@ -148,7 +168,22 @@ impl ExternalBot {
             hello: hello.to_string(),
             pool: Mutex::new(Vec::new()),
             broken: AtomicBool::new(false),
-        })
+            log,
+        }))
+    }
+
+    /// Appends a line to the exchange log, if there is one.
+    fn note(&self, dir: &str, line: &str) {
+        if let Some(log) = &self.log {
+            use std::io::Write;
+            let _ = writeln!(log.lock().expect("log"), "{dir} {line}");
+        }
+    }
+
+    /// Sends a line to `p` (and logs it); false if the bot's input is closed.
+    fn send(&self, p: &mut Process, line: &str) -> bool {
+        self.note(">", line);
+        p.send(line)
     }
 
     fn timeout(&self) -> Duration {
@@ -157,7 +192,12 @@ impl ExternalBot {
 
     /// Reads one line, or the fault (with its line) that happened instead.
     fn read_line(&self, p: &mut Process) -> Result<String, (Fault, String)> {
-        p.read(self.timeout()).map_err(|e| match e {
+        let line = p.read(self.timeout());
+        match &line {
+            Ok(l) => self.note("<", l),
+            Err(e) => self.note("!", &format!("{e:?}")),
+        }
+        line.map_err(|e| match e {
             ReadError::TimedOut => (Fault::TimedOut { ms: self.spec.timeout_ms }, String::new()),
             ReadError::Exited(how) => (Fault::Exited, how),
             ReadError::TooLong(start) => (Fault::TooLong, start),
@@ -167,7 +207,7 @@ impl ExternalBot {
     /// Starts a process and exchanges the hellos.
     fn connect(&self) -> Result<Conn, (Fault, String)> {
         let mut process = Process::start(&self.spec.command).map_err(|e| (Fault::CannotStart, format!("{}: {e}", self.spec.command[0])))?;
-        if !process.send(&self.hello) {
+        if !self.send(&mut process, &self.hello) {
             let fault = self.read_line(&mut process).err().unwrap_or((Fault::Exited, String::new()));
             process.close(None);
             return Err(fault);
@@ -241,6 +281,7 @@ impl ExternalBot {
             }
             let n = e.n;
             e.n += 1;
+            ASKED.fetch_add(1, Ordering::Relaxed);
             for (i, a) in actions.iter_mut().enumerate() {
                 if let Value::Object(m) = a {
                     m.insert("index".into(), json!(i));
@@ -249,7 +290,7 @@ impl ExternalBot {
             let offered = actions.len();
             let msg = json!({"type": "decide", "decision": decision, "n": n, "view": view, "actions": actions}).to_string();
             let conn = e.conn.as_mut().expect("a match without a fault has a process");
-            let answer = if conn.process.send(&msg) { self.read_line(&mut conn.process) } else { Err((Fault::Exited, String::new())) };
+            let answer = if self.send(&mut conn.process, &msg) { self.read_line(&mut conn.process) } else { Err((Fault::Exited, String::new())) };
             let answer = answer.and_then(|line| parse_answer(&line, offered, idle_ok).map_err(|f| (f, line)));
             match answer {
                 Ok(a) => a,
@@ -259,6 +300,17 @@ impl ExternalBot {
                 }
             }
         })
+    }
+
+    /// A move of a real-time game: the action of `legal` the bot picks (each written by
+    /// `action`), `None` to stay idle, or `stop` (never legal) after a fault, which the
+    /// engine's legality check turns into the end of the match.
+    pub fn choose_move<A: Copy>(&self, view: Value, legal: &[A], action: impl Fn(A) -> Value, stop: A) -> Option<A> {
+        match self.ask("move", view, legal.iter().map(|&a| action(a)).collect(), true) {
+            Answer::Index(i) => Some(legal[i]),
+            Answer::Idle => None,
+            Answer::Stop => Some(stop),
+        }
     }
 
     /// Starts this bot's part of a match in `seat` with `seed`: a process from the pool
@@ -271,7 +323,7 @@ impl ExternalBot {
         };
         let mut conn = conn;
         if let Some(c) = conn.as_mut() {
-            if !c.process.send(&json!({"type": "match_start", "seat": seat, "seed": seed}).to_string()) {
+            if !self.send(&mut c.process, &json!({"type": "match_start", "seat": seat, "seed": seed}).to_string()) {
                 fault = Some((Fault::Exited, String::new()));
             }
         }
@@ -304,7 +356,7 @@ impl ExternalBot {
                 if points {
                     msg["points"] = json!(rec.points[..seats]);
                 }
-                if conn.process.send(&msg.to_string()) {
+                if self.send(&mut conn.process, &msg.to_string()) {
                     self.pool.lock().expect("pool").push(conn);
                 } else {
                     conn.process.close(None);
@@ -331,6 +383,9 @@ impl Drop for ExternalBot {
     fn drop(&mut self) {
         let conns = std::mem::take(&mut *self.pool.lock().unwrap_or_else(|e| e.into_inner()));
         let quit = json!({"type": "quit"}).to_string();
+        for _ in &conns {
+            self.note(">", &quit);
+        }
         // Close them side by side: each may take up to the grace period.
         std::thread::scope(|s| {
             for c in conns {
@@ -362,8 +417,8 @@ pub type Externals = Vec<Option<Arc<ExternalBot>>>;
 
 /// The external bots among `specs` (labels and commands), for `game` at a table under
 /// `settings` that asks `decisions`.
-pub fn externals(specs: &[crate::bot::BotSpec], game: &'static str, settings: &Settings, decisions: Decisions) -> Externals {
-    specs.iter().map(|b| b.external.as_ref().map(|e| ExternalBot::new(&b.label, e, game, specs.len(), settings, decisions))).collect()
+pub fn externals(specs: &[crate::bot::BotSpec], game: &'static str, settings: &Settings, decisions: Decisions) -> Result<Externals, String> {
+    specs.iter().map(|b| b.external.as_ref().map(|e| ExternalBot::new(&b.label, e, game, specs.len(), settings, decisions)).transpose()).collect()
 }
 
 /// `game` as is when no bot is external, else wrapped in an [`ExternalMatch`].

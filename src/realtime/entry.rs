@@ -99,7 +99,7 @@ impl<G: RealtimeGame> GameEntry for RealtimeEntry<G> {
         G::STATE_BYTES
     }
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
-        let externals = crate::external::externals(bots, G::NAME, settings, G::DECISIONS);
+        let externals = crate::external::externals(bots, G::NAME, settings, G::DECISIONS)?;
         let bots = build_table_bots(bots, G::registry(), &externals, G::external)?;
         let game = Box::new(RealtimeMatch::<G> { cfg: G::config(settings, bots.len())?, bots });
         Ok(crate::external::wrap(game, externals))

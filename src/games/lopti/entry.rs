@@ -62,7 +62,7 @@ impl GameEntry for LoptiEntry {
         check_bots(self, bots)?;
         Rules::check_table(settings, bots.len(), &bots.iter().map(|b| b.strategy.as_str()).collect::<Vec<_>>())?;
         let params = Params { mcts_iterations: settings.get_int("lopti.mcts_iterations") as u32 };
-        let externals = crate::external::externals(bots, "lopti", settings, super::protocol::DECISIONS);
+        let externals = crate::external::externals(bots, "lopti", settings, super::protocol::DECISIONS)?;
         let bots = bots
             .iter()
             .zip(&externals)

@@ -7,7 +7,7 @@ use super::strategies::NertsStrategy;
 use super::trace::describe;
 use super::view::{NertsView, Opens};
 use crate::cards::Card;
-use crate::external::{Answer, ExternalBot};
+use crate::external::ExternalBot;
 use crate::rng::SimRng;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -70,11 +70,6 @@ pub struct External(pub Arc<ExternalBot>);
 
 impl NertsStrategy for External {
     fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
-        let actions = legal.iter().map(|&a| action_json(view, a)).collect();
-        match self.0.ask("move", view_json(view), actions, true) {
-            Answer::Index(i) => Some(legal[i]),
-            Answer::Idle => None,
-            Answer::Stop => Some(STOP),
-        }
+        self.0.choose_move(view_json(view), legal, |a| action_json(view, a), STOP)
     }
 }

@@ -6,7 +6,7 @@ use super::strategies::SpeedStrategy;
 use super::trace::describe;
 use super::view::SpeedView;
 use crate::cards::{Card, CardSet};
-use crate::external::{Answer, ExternalBot};
+use crate::external::ExternalBot;
 use crate::rng::SimRng;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -42,11 +42,6 @@ pub struct External(pub Arc<ExternalBot>);
 
 impl SpeedStrategy for External {
     fn choose(&self, view: &SpeedView, legal: &[SpeedAction], _: &mut SimRng) -> Option<SpeedAction> {
-        let actions = legal.iter().map(|&a| action_json(a)).collect();
-        match self.0.ask("move", view_json(view), actions, true) {
-            Answer::Index(i) => Some(legal[i]),
-            Answer::Idle => None,
-            Answer::Stop => Some(STOP),
-        }
+        self.0.choose_move(view_json(view), legal, action_json, STOP)
     }
 }

@@ -70,12 +70,7 @@ impl External {
 
 impl SpitStrategy for External {
     fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
-        let actions = legal.iter().map(|&a| action_json(view, a)).collect();
-        match self.0.ask("move", view_json(view), actions, true) {
-            Answer::Index(i) => Some(legal[i]),
-            Answer::Idle => None,
-            Answer::Stop => Some(STOP),
-        }
+        self.0.choose_move(view_json(view), legal, |a| action_json(view, a), STOP)
     }
     fn slap_target(&self, view: &SpitView, _: &mut SimRng) -> usize {
         self.pile("slap", view, smaller_pile(view))
