@@ -113,8 +113,10 @@ impl Prepared {
 /// deals until it takes a tenth of `seconds`, then `repeat` runs of about `seconds`
 /// each play the same deals; the row is the run of median time.
 pub fn measure(case: &BenchCase, threads: usize, seconds: f64, repeat: usize) -> Result<BenchRow, String> {
-    let prepared = Prepared::new(case)?;
+    // The pool outlives the game: an external bot's process ends with the thread that
+    // started it, so the game (which stops its bots) must go first.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    let prepared = Prepared::new(case)?;
     let mut deals = threads as u64;
     let per_deal = loop {
         let (stats, secs, _) = prepared.time(deals, &pool);

@@ -83,9 +83,12 @@ impl BotSpec {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot").to_string();
         let label = file.label.unwrap_or(stem);
         check_label(&label).map_err(|e| format!("{where_}: label: {e}"))?;
+        if file.stderr.is_some() && file.command.is_none() {
+            return Err(format!("{where_}: stderr: only an external bot (command = [...]) has a standard error to send to a file"));
+        }
         let (strategy, external) = match (file.strategy, file.command) {
             (Some(s), None) => (s, None),
-            (None, Some(command)) if command.first().is_some_and(|c| !c.is_empty()) => (EXEC.to_string(), Some(ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS, log: None })),
+            (None, Some(command)) if command.first().is_some_and(|c| !c.is_empty()) => (EXEC.to_string(), Some(ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS, stderr: file.stderr, log: None })),
             (None, Some(_)) => return Err(format!("{where_}: command: needs at least the program, e.g. command = [\"python3\", \"bot.py\"]")),
             (Some(_), Some(_)) => return Err(format!("{where_}: give either strategy (a built-in strategy) or command (an external bot), not both")),
             (None, None) => return Err(format!("{where_}: missing field `strategy` (a built-in strategy) or `command` (an external bot)")),
@@ -186,6 +189,7 @@ struct BotFile {
     game: String,
     strategy: Option<String>,
     command: Option<Vec<String>>,
+    stderr: Option<std::path::PathBuf>,
     preset: Option<String>,
     label: Option<String>,
     #[serde(default)]
@@ -327,6 +331,26 @@ mod tests {
         assert_eq!((b.strategy.as_str(), b.preset), ("smart", Some(Preset::Expert)));
         assert!(BotSpec::parse("smart@turbo").unwrap_err().contains("known presets"));
         assert!(BotSpec::parse("@expert").unwrap_err().contains("missing strategy"));
+    }
+
+    #[test]
+    fn external_bots_on_the_command_line_and_in_bot_files() {
+        let b = BotSpec::parse("exec:bots/my@bot.py,--fast,2@expert").unwrap();
+        let e = b.external.as_ref().unwrap();
+        assert_eq!((e.command.as_slice(), b.preset, b.strategy.as_str()), (&["bots/my@bot.py".to_string(), "--fast".into(), "2".into()][..], Some(Preset::Expert), EXEC));
+        assert_eq!(BotSpec::parse("exec:bots/my@bot.py").unwrap().preset, None, "an @ not followed by a preset is part of the path");
+        assert!(BotSpec::parse("exec:").unwrap_err().contains("needs a program"));
+        assert!(b.check_strategy("spit", &["greedy"]).is_ok());
+        let p = write("ext.toml", "game = \"lopti\"\ncommand = [\"python3\", \"bot.py\"]\nstderr = \"bot.log\"\n");
+        let b = BotSpec::parse(p.to_str().unwrap()).unwrap();
+        let e = b.external.unwrap();
+        assert_eq!((e.command.len(), e.stderr.as_deref(), b.label.as_str()), (2, Some(Path::new("bot.log")), "ext"));
+        let p = write("both.toml", "game = \"lopti\"\nstrategy = \"lowest\"\ncommand = [\"bot.py\"]\n");
+        assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("not both"));
+        let p = write("neither.toml", "game = \"lopti\"\n");
+        assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("missing field `strategy`"));
+        let p = write("errs.toml", "game = \"lopti\"\nstrategy = \"lowest\"\nstderr = \"x.log\"\n");
+        assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("only an external bot"));
     }
 
     #[test]

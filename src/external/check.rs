@@ -39,7 +39,7 @@ pub struct BotCheckArgs {
 /// The games the bot says it plays, from a hello for the first game: `None` when it
 /// names none. Errors say what was wrong with the hello.
 fn declared_games(command: &[String], timeout: Duration) -> Result<Option<Vec<String>>, String> {
-    let mut p = Process::start(command).map_err(|e| format!("the bot could not be started: {}: {e}", command[0]))?;
+    let mut p = Process::start(command, None).map_err(|e| format!("the bot could not be started: {}: {e}", command[0]))?;
     let hello = json!({"type": "hello", "protocol": PROTOCOL, "game": "spit", "players": 2, "flags": {}, "label": "bot-check", "decisions": ["move"], "optional": []});
     let answer = if p.send(&hello.to_string()) { p.read(timeout).map_err(|e| format!("no hello answer: {e:?}")) } else { Err("the bot closed its input at once".to_string()) };
     p.close(Some(&json!({"type": "quit"}).to_string()));
@@ -74,7 +74,7 @@ pub fn run(a: BotCheckArgs) -> Result<(), String> {
         None => games::registry().iter().map(|g| g.name().to_string()).collect(),
     };
     let entries = names.iter().map(|n| games::find(n)).collect::<Result<Vec<_>, _>>().map_err(|e| format!("bot-check: the hello's \"games\": {e}"))?;
-    let spec = ExternalSpec { command: a.command.clone(), timeout_ms: timeout, log: a.log.clone() };
+    let spec = ExternalSpec { command: a.command.clone(), timeout_ms: timeout, stderr: None, log: a.log.clone() };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "bot-check {}: {}", a.command.join(" "), if declared.is_some() { format!("plays {}", names.join(", ")) } else { "names no games; checking every game".into() });

@@ -52,6 +52,9 @@ pub struct ExternalSpec {
     pub command: Vec<String>,
     /// Longest wait for one line from the bot, in milliseconds (`--bot-timeout`).
     pub timeout_ms: u64,
+    /// A file the bot's standard error is appended to (a bot file's `stderr`); `None`
+    /// passes it through to cardsim's.
+    pub stderr: Option<std::path::PathBuf>,
     /// A file that gets every line exchanged with the bot (`cardsim bot-check --log`):
     /// `> ` before cardsim's lines, `< ` before the bot's.
     pub log: Option<std::path::PathBuf>,
@@ -64,7 +67,7 @@ impl ExternalSpec {
         if command[0].is_empty() {
             return Err("exec: needs a program, e.g. exec:examples/bots/spit_greedy.py".into());
         }
-        Ok(ExternalSpec { command, timeout_ms: DEFAULT_TIMEOUT_MS, log: None })
+        Ok(ExternalSpec { command, timeout_ms: DEFAULT_TIMEOUT_MS, stderr: None, log: None })
     }
 }
 
@@ -206,7 +209,7 @@ impl ExternalBot {
 
     /// Starts a process and exchanges the hellos.
     fn connect(&self) -> Result<Conn, (Fault, String)> {
-        let mut process = Process::start(&self.spec.command).map_err(|e| (Fault::CannotStart, format!("{}: {e}", self.spec.command[0])))?;
+        let mut process = Process::start(&self.spec.command, self.spec.stderr.as_deref()).map_err(|e| (Fault::CannotStart, format!("{}: {e}", self.spec.command[0])))?;
         if !self.send(&mut process, &self.hello) {
             let fault = self.read_line(&mut process).err().unwrap_or((Fault::Exited, String::new()));
             process.close(None);

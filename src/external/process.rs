@@ -33,14 +33,19 @@ pub struct Process {
 
 impl Process {
     /// Starts `command` (program and arguments) with piped standard input and output;
-    /// standard error passes through. The child gets its own process group (a Ctrl-C at
+    /// standard error passes through, or is appended to the file `stderr`. The child gets its own process group (a Ctrl-C at
     /// the terminal reaches only cardsim, which then stops it) and, on Linux, is killed
-    /// by the kernel if cardsim dies first.
-    pub fn start(command: &[String]) -> std::io::Result<Process> {
+    /// by the kernel when the thread that started it ends (cardsim killed, or a worker
+    /// pool dropped before the game that owns the process: drop the game first).
+    pub fn start(command: &[String], stderr: Option<&std::path::Path>) -> std::io::Result<Process> {
         use std::os::unix::process::CommandExt;
         let (program, args) = command.split_first().ok_or_else(|| std::io::Error::other("empty command"))?;
         let mut cmd = Command::new(program);
-        cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit()).process_group(0);
+        let errors = match stderr {
+            None => Stdio::inherit(),
+            Some(path) => Stdio::from(std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| std::io::Error::new(e.kind(), format!("stderr file {}: {e}", path.display())))?),
+        };
+        cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(errors).process_group(0);
         #[cfg(target_os = "linux")]
         // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
         unsafe {
