@@ -10,8 +10,19 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 fn main() {
-    for path in ["src", "Cargo.toml", "Cargo.lock", "build.rs", ".git/HEAD", ".git/refs/heads", ".git/index"] {
+    for path in ["src", "Cargo.toml", "Cargo.lock", "build.rs"] {
         println!("cargo:rerun-if-changed={path}");
+    }
+    // Git's own files, where they are: in a worktree `.git` is a file and they live in
+    // the folder `git rev-parse --git-dir` names. A path that does not exist would make
+    // Cargo rerun this script (and rebuild the crate) every time.
+    if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
+        let common = git(&["rev-parse", "--git-common-dir"]).unwrap_or_else(|| dir.clone());
+        for path in [format!("{dir}/HEAD"), format!("{dir}/index"), format!("{common}/refs/heads")] {
+            if std::path::Path::new(&path).exists() {
+                println!("cargo:rerun-if-changed={path}");
+            }
+        }
     }
     const CODE: [&str; 4] = ["src", "Cargo.toml", "Cargo.lock", "build.rs"];
     let commit = git(&[&["log", "-1", "--format=%H", "--"][..], &CODE[..]].concat()).filter(|c| !c.is_empty());

@@ -25,6 +25,9 @@ pub struct BotSpec {
     pub label: String,
     /// For an external bot, how to run it (its `strategy` is then [`EXEC`]).
     pub external: Option<ExternalSpec>,
+    /// The bot file it was read from and its SHA-256 (bot files only): a study pins it,
+    /// so a resumed or merged run refuses a bot file changed since.
+    pub source: Option<crate::experiment::pins::InputFile>,
 }
 
 /// The strategy name of every external bot.
@@ -46,7 +49,7 @@ impl BotSpec {
         if strategy.is_empty() {
             return Err(format!("--bot {}: missing strategy name before '@'", clip(text)));
         }
-        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: None })
+        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: None, source: None })
     }
 
     /// Parses `exec:PATH[,ARG...][@PRESET]` (`rest` is the text after `exec:`): only a
@@ -58,7 +61,7 @@ impl BotSpec {
         };
         let external = ExternalSpec::parse(command).map_err(|e| format!("--bot {}: {e}", clip(text)))?;
         check_label(text).map_err(|e| format!("--bot {}: as a label: {e}", clip(text)))?;
-        Ok(BotSpec { strategy: EXEC.into(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: Some(external) })
+        Ok(BotSpec { strategy: EXEC.into(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: Some(external), source: None })
     }
 
     /// True for an external bot.
@@ -93,7 +96,8 @@ impl BotSpec {
             (Some(_), Some(_)) => return Err(format!("{where_}: give either strategy (a built-in strategy) or command (an external bot), not both")),
             (None, None) => return Err(format!("{where_}: missing field `strategy` (a built-in strategy) or `command` (an external bot)")),
         };
-        Ok(BotSpec { strategy, preset, overrides: file.reaction, game: Some(file.game), label, external })
+        let source = Some(crate::experiment::pins::InputFile { path: path.display().to_string(), sha256: crate::experiment::pins::sha256_hex(text.as_bytes()) });
+        Ok(BotSpec { strategy, preset, overrides: file.reaction, game: Some(file.game), label, external, source })
     }
 
     /// Checks the strategy against the names a game knows, and a bot file's game.

@@ -117,10 +117,19 @@ struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
-    /// Continue an interrupted run (Ctrl-C) from its checkpoint in the results folder,
-    /// without replaying finished work; the files at the end are the same bytes.
-    #[arg(long)]
+    /// Continue an interrupted run (Ctrl-C, SIGTERM, SIGHUP) from its checkpoint in the
+    /// results folder, without replaying finished work; the files at the end are the
+    /// same bytes. Refused if any input (the experiment, a bot file) changed since.
+    #[arg(long, conflicts_with = "resume_if_any")]
     resume: bool,
+    /// Continue from a checkpoint if there is one, else start (for batch jobs that may be
+    /// requeued, see docs/cluster.md).
+    #[arg(long)]
+    resume_if_any: bool,
+    /// Replace the results folder even if it holds another experiment's results or other
+    /// files (they are removed: the folder holds exactly the new results).
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -153,6 +162,9 @@ struct BalanceArgs {
     /// Also write a results folder (with the equivalent experiment file, experiment.toml).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Replace --out even if it holds another experiment's results or other files.
+    #[arg(long)]
+    force: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -166,9 +178,16 @@ struct MergeArgs {
     /// Folders holding the shards' partial-K-of-N.json files.
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
-    /// Results folder to write (the same files a single run writes).
+    /// Results folder to write (the same files a single run writes), replaced at once.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// The experiment file the shards played (default: where their command line named
+    /// it, relative to this folder); it must have the contents they recorded.
+    #[arg(long, value_name = "FILE")]
+    experiment: Option<PathBuf>,
+    /// Replace --out even if it holds another experiment's results or other files.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Options shared by `match` and `trace`: which game, which bots, which rules.
@@ -226,6 +245,7 @@ impl TableArgs {
         match (self.players, self.bots.as_slice()) {
             (None, bots) => Ok(bots.to_vec()),
             (Some(0), _) => Err("--players must be at least 1".into()),
+            (Some(n), _) if n > crate::rng::MAX_SEATS => Err(format!("--players {n}: at most {} players", crate::rng::MAX_SEATS)),
             (Some(n), [bot]) => Ok(vec![bot.clone(); n]),
             (Some(_), bots) => Err(format!("--players needs exactly one --bot, got {}", bots.len())),
         }
@@ -326,6 +346,8 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Merge(a) => run_merge(a),
         Command::Balance(a) => run_balance(a),
         Command::Plot(a) => {
+            // The folder's writer (a run switching it in) holds this lock too.
+            let _lock = if a.dir.is_dir() { Some(crate::experiment::folder::Lock::take(&a.dir, &crate::experiment::folder::lock_name(None), "plot")?) } else { None };
             let paths = crate::output::charts::plot_folder(&a.dir)?;
             let mut out = Console::stdout();
             for p in paths {
@@ -522,54 +544,84 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
         }
         (None, None) => exp.default_out(),
     };
+    let flag = if a.out.is_some() { "--out" } else { "results folder" };
+    let manifest_name = format!("{}.toml", exp.name);
     let study = Study::new(exp, games)?;
-    folder::prepare(&out, if a.out.is_some() { "--out" } else { "results folder" }, a.out.is_none())?;
-    let (pool, _) = thread_pool(a.threads)?;
     let shard = shard_of.unwrap_or(Shard::ALL);
+    // Checked before anything is created or played: a folder replaced as a whole must
+    // not hold an input, nor another study's results.
+    let input_paths: Vec<std::path::PathBuf> = std::iter::once(a.file.clone()).chain(study.tables.iter().flat_map(|t| &t.bots).filter_map(|b| b.source.as_ref().map(|s| s.path.clone().into()))).collect();
+    if shard_of.is_none() {
+        folder::check_holds_no_input(&out, input_paths.iter().map(|p| p.as_path()), flag)?;
+    }
+    folder::prepare(&out, flag, a.out.is_none())?;
+    let _lock = folder::Lock::take(&out, &folder::lock_name(shard_of.map(|s| (s.k, s.n))), flag)?;
+    if shard_of.is_none() {
+        folder::check_replaceable(&out, &manifest_name, flag, a.force)?;
+    } else {
+        // The partial is written at the end: its place is checked now.
+        crate::output::OutputPath::check(flag, &out.join(shard::file_name(shard)))?;
+    }
+    let (pool, _) = thread_pool(a.threads)?;
     // Without --resume a checkpoint (of this run or another) is only noted and replaced.
-    let checkpoint = if a.resume { shard::load_checkpoint(&out, &study, shard)? } else { shard::load_checkpoint(&out, &study, shard).unwrap_or(None).or_else(|| out.join(shard::checkpoint_name(shard)).exists().then(|| (study.empty_state(), 0))) };
+    let checkpoint = if a.resume || a.resume_if_any { shard::load_checkpoint(&out, &study, shard)? } else { None };
     let (start, done) = match checkpoint {
-        Some((state, done)) if a.resume => {
+        Some((state, done)) => {
             eprintln!("resuming {}: {done} of {} units already played", out.display(), study.units_len(shard));
             (state, done)
         }
-        Some(_) => {
-            eprintln!("note: {} holds an interrupted run; starting over (--resume continues it)", out.display());
+        None if a.resume => return Err(format!("--resume: no interrupted run in {} ({} not found)", out.display(), shard::checkpoint_name(shard))),
+        None => {
+            if shard::has_checkpoint(&out, shard) && !a.resume_if_any {
+                eprintln!("note: {} holds an interrupted run; starting over (--resume continues it)", out.display());
+            }
             (study.empty_state(), 0)
         }
-        None if a.resume => return Err(format!("--resume: no interrupted run in {} ({} not found)", out.display(), shard::checkpoint_name(shard))),
-        None => (study.empty_state(), 0),
     };
     crate::interrupt::install();
     let played = pool.install(|| study.play_from(shard, a.quiet, start, done, |state, units| shard::save_checkpoint(&out, &study, shard, state, units)))?;
     if !played.complete {
         let mut console = Console::stdout();
-        study.print_partial(&mut console, &played.shown)?;
+        study.print_partial(&mut console, &played.shown, shard)?;
         let _ = console.finish();
-        eprintln!("interrupted: the finished work is saved in {}; continue with the same command and --resume", out.join(shard::checkpoint_name(shard)).display());
+        let saved = out.join(shard::checkpoint_name(shard));
+        if played.units_done > 0 {
+            eprintln!("interrupted: {} of {} units are saved in {}; continue with the same command and --resume", played.units_done, study.units_len(shard), saved.display());
+        } else if shard::has_checkpoint(&out, shard) {
+            eprintln!("interrupted before a unit of work finished: nothing new was saved ({} still holds the earlier interrupted run; --resume continues it)", saved.display());
+        } else {
+            eprintln!("interrupted before a unit of work finished: nothing was saved; rerun the command to start over");
+        }
         return Err(crate::interrupt::INTERRUPTED.into());
     }
-    let _ = std::fs::remove_file(out.join(shard::checkpoint_name(shard)));
     let state = played.state;
     if shard_of.is_some() {
         let path = folder::write(&out, &shard::file_name(shard), &shard::to_bytes(&study, &a.file, shard, state)?)?;
+        // The checkpoint goes only once the partial is in place.
+        let _ = std::fs::remove_file(out.join(shard::checkpoint_name(shard)));
         let mut console = Console::stdout();
         let _ = writeln!(console, "wrote {} (shard {}/{}: merge every shard with `cardsim merge DIR... --out DIR`)", path.display(), shard.k + 1, shard.n);
         return console.finish();
     }
+    // The checkpoint stays in the old folder until the new one is switched in.
     write_study(&study, &state, &out)
 }
 
-/// Prints a finished study and writes its results folder.
+/// Prints a finished study and replaces its results folder with the new files at once
+/// ([`crate::experiment::folder::replace`]).
 fn write_study(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path) -> Result<(), String> {
-    let files = study.files(state)?;
+    write_study_with(study, state, out, Vec::new())
+}
+
+/// [`write_study`] with `extra` files written beside the study's own.
+fn write_study_with(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path, extra: Vec<(String, Vec<u8>)>) -> Result<(), String> {
+    let mut files = extra;
+    files.extend(study.files(state)?);
     // A closed standard output (| head) must not cost the files: printing goes through a
     // Console, which keeps its error until the files are written.
     let mut console = Console::stdout();
     study.print(&mut console, state)?;
-    for (name, bytes) in &files {
-        crate::experiment::folder::write(out, name, bytes)?;
-    }
+    crate::experiment::folder::replace(out, &files)?;
     let _ = writeln!(console, "wrote {}/ ({})", out.display(), files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "));
     console.finish()
 }
@@ -605,23 +657,32 @@ fn run_balance(a: BalanceArgs) -> Result<(), String> {
     check_count("--games", a.games, 1, MAX_GAMES)?;
     let text = balance_experiment(&a)?;
     let study = Study::new(Experiment::parse(&text, std::path::Path::new("balance.toml"))?, a.games)?;
-    if let Some(out) = &a.out {
-        folder::prepare(out, "--out", false)?;
-    }
+    let lock = match &a.out {
+        Some(out) => {
+            folder::prepare(out, "--out", false)?;
+            let lock = folder::Lock::take(out, &folder::lock_name(None), "--out")?;
+            folder::check_replaceable(out, "balance.toml", "--out", a.force)?;
+            Some(lock)
+        }
+        None => None,
+    };
     let (pool, _) = thread_pool(a.threads)?;
     let state = pool.install(|| study.play(Shard::ALL, a.quiet))?;
-    match &a.out {
-        Some(out) => {
-            folder::write(out, "experiment.toml", text.as_bytes())?;
-            write_study(&study, &state, out)
-        }
+    let written = match &a.out {
+        Some(out) => write_study_with(&study, &state, out, vec![("experiment.toml".into(), text.into_bytes())]),
         None => study.print(&mut std::io::stdout().lock(), &state),
-    }
+    };
+    drop(lock);
+    written
 }
 
 fn run_merge(a: MergeArgs) -> Result<(), String> {
-    crate::experiment::folder::prepare(&a.out, "--out", false)?;
-    let (study, state) = crate::experiment::shard::merge(&a.dirs)?;
+    use crate::experiment::folder;
+    folder::check_holds_no_input(&a.out, a.dirs.iter().map(|d| d.as_path()).chain(a.experiment.as_deref()), "--out")?;
+    folder::prepare(&a.out, "--out", false)?;
+    let _lock = folder::Lock::take(&a.out, &folder::lock_name(None), "--out")?;
+    let (study, state) = crate::experiment::shard::merge(&a.dirs, a.experiment.as_deref())?;
+    folder::check_replaceable(&a.out, &format!("{}.toml", study.exp.name), "--out", a.force)?;
     write_study(&study, &state, &a.out)
 }
 
@@ -682,9 +743,8 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
         return Err(format!("sprt: {} needs 2 seats for a paired comparison", a.game));
     }
     let (pool, threads) = thread_pool(a.threads)?;
-    // `prepare` sorts the bots by label; find A again (a mirror match keeps A first).
-    let label_a = BotSpec::parse(&a.bots[0])?.label;
-    let ia = p.bots.iter().position(|b| b.label == label_a).expect("A is one of the bots");
+    // The table sorts the bots by label; A is the bot given first.
+    let ia = p.table_of.iter().position(|&given| given == 0).expect("A is one of the bots");
     let cfg = p.run_config(u64::MAX / 4, a.seed, true);
     let (lo, hi) = sprt.bounds();
     let mut out = Console::stdout();

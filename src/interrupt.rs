@@ -1,7 +1,8 @@
-//! Ctrl-C: the first press asks running work to stop at the next deal boundary (the
-//! runner then skips the deals not yet started, and the command prints what finished,
-//! marked partial, writes no result file and exits with 130); a second press exits at
-//! once.
+//! Ctrl-C, SIGTERM (what `kill`, Slurm's `scancel` and its time limit send) and SIGHUP:
+//! the first signal asks running work to stop at the next deal boundary (the runner then
+//! skips the deals not yet started, and the command prints what finished, marked
+//! partial, writes no result file and exits with 130; `cardsim run` keeps its
+//! checkpoint); a second signal exits at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -14,7 +15,9 @@ pub const EXIT_CODE: i32 = 130;
 /// [`EXIT_CODE`] and prints no `error:` line for it).
 pub const INTERRUPTED: &str = "interrupted";
 
-/// Installs the Ctrl-C handler (once; later calls do nothing).
+/// Installs the handler of Ctrl-C, SIGTERM and SIGHUP (once; later calls do nothing).
+/// Commands call it just before play starts, which tells a test waiting for that
+/// moment ([`crate::faults::notify_playing`]).
 pub fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -22,9 +25,11 @@ pub fn install() {
             if REQUESTED.swap(true, Ordering::SeqCst) {
                 std::process::exit(EXIT_CODE);
             }
-            eprintln!("\ninterrupted: finishing the deals in progress (Ctrl-C again to quit at once)");
+            eprintln!("\ninterrupted: finishing the deals in progress (a second Ctrl-C or SIGTERM quits at once)");
         });
     });
+    crate::faults::notify_playing();
+    crate::faults::step("playing");
 }
 
 /// True once Ctrl-C was pressed (or [`request`] called).

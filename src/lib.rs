@@ -8,6 +8,7 @@ pub mod cards;
 pub mod cli;
 pub mod experiment;
 pub mod external;
+pub mod faults;
 pub mod fit;
 pub mod fuzzing;
 pub mod games;

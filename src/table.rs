@@ -19,18 +19,34 @@ pub struct Table {
     pub settings: Settings,
     /// Seat orders per deal.
     pub seating: SeatingDesign,
+    /// Per bot, its rank among identical copies ([`twin_ranks`] of the labels as given,
+    /// before copies got their `#k`).
+    twin_rank: Vec<usize>,
+    /// Per bot, the label as given (what `cardsim trace --bot` takes).
+    given_labels: Vec<String>,
 }
 
 impl Table {
-    /// Checks `bots` (as given) and `sets` for `entry` and orders the bots.
+    /// Checks `bots` (as given) and `sets` for `entry` and orders the bots. Two
+    /// different bots may not share a label (their rows could not be told apart);
+    /// identical copies of one bot get one row each, labelled `LABEL#1`, `LABEL#2`, ...
     pub fn new(entry: &'static dyn GameEntry, bots: Vec<BotSpec>, sets: &[String], seating: SeatingDesign) -> Result<Table, String> {
         games::check_bots(entry, &bots)?;
+        check_labels(&bots)?;
         let mut order: Vec<usize> = (0..bots.len()).collect();
         if seating == SeatingDesign::All {
             order.sort_by(|&a, &b| bots[a].label.cmp(&bots[b].label));
         }
         let settings = Settings::parse(entry.flags(), sets)?;
-        Ok(Table { entry, bots: order.iter().map(|&i| bots[i].clone()).collect(), table_of: order, settings, seating })
+        let mut bots: Vec<BotSpec> = order.iter().map(|&i| bots[i].clone()).collect();
+        let given_labels: Vec<String> = bots.iter().map(|b| b.label.clone()).collect();
+        let twin_rank = twin_ranks(&given_labels);
+        for (i, b) in bots.iter_mut().enumerate() {
+            if given_labels.iter().filter(|l| **l == given_labels[i]).count() > 1 {
+                b.label = format!("{}#{}", given_labels[i], twin_rank[i] + 1);
+            }
+        }
+        Ok(Table { entry, bots, table_of: order, settings, seating, twin_rank, given_labels })
     }
 
     /// Parses bot texts (`STRATEGY[@PRESET]` or bot files; the game's default bots when
@@ -58,15 +74,15 @@ impl Table {
 
     /// The run configuration for `games` matches from `seed`.
     pub fn run_config(&self, games: u64, seed: u64, quiet: bool) -> RunConfig {
-        RunConfig { games, seed, seating: self.seating, twin_rank: twin_ranks(&self.labels()), quiet }
+        RunConfig { games, seed, seating: self.seating, twin_rank: self.twin_rank.clone(), quiet }
     }
 
     /// The `cardsim trace` command line (without `--index`) that replays a match of this
     /// table from master seed `seed`: game, bots by label, flags, seating.
     pub fn trace_command(&self, seed: u64) -> String {
         let mut cmd = format!("cardsim trace {}", self.entry.name());
-        for b in &self.bots {
-            cmd += &format!(" --bot {}", b.label);
+        for label in &self.given_labels {
+            cmd += &format!(" --bot {label}");
         }
         cmd += &format!(" --seed {seed}");
         for kv in self.settings.non_default().split(' ').filter(|kv| !kv.is_empty()) {
@@ -79,4 +95,22 @@ impl Table {
     pub fn build(&self) -> Result<Box<dyn TracedGame>, String> {
         self.entry.build(&self.bots, &self.settings)
     }
+}
+
+/// `Err` if two different bots (another strategy, preset, reaction or bot file contents)
+/// share a label.
+fn check_labels(bots: &[BotSpec]) -> Result<(), String> {
+    let what = |b: &BotSpec| (b.strategy.clone(), b.preset, format!("{:?}", b.overrides), b.game.clone(), b.source.as_ref().map(|s| s.sha256.clone()));
+    for (i, a) in bots.iter().enumerate() {
+        if let Some(b) = bots[..i].iter().find(|b| b.label == a.label && what(b) != what(a)) {
+            let name = |x: &BotSpec| x.source.as_ref().map_or_else(|| format!("{}{}", x.strategy, x.preset.map_or(String::new(), |p| format!("@{}", p.name()))), |s| s.path.clone());
+            return Err(format!(
+                "--bot {}: two different bots share this label ({} and {}); give one another label (label = \"...\" in its bot file)",
+                crate::output::clip(&a.label),
+                crate::output::clip(&name(b)),
+                crate::output::clip(&name(a))
+            ));
+        }
+    }
+    Ok(())
 }

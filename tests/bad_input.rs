@@ -197,6 +197,9 @@ fn absurd_counts_are_refused_with_the_limit() {
     assert_error(&cardsim(&["session", "lopti", "--sessions", "10", "--threads", "5000"]), &["--threads", "at most 1024"]);
     assert_error(&cardsim(&["balance", "spit", "--vary", "spit.num_stockpiles=5,4", "--games", "18446744073709551615"]), &["--games", "at most"]);
     assert_error(&cardsim(&["bench", "--repeat", "0"]), &["--repeat 0", "1 to 99"]);
+    // Refused before the bot is copied once per player.
+    assert_error(&cardsim(&["match", "nerts", "--players", "1000000000", "--bot", "balanced"]), &["--players 1000000000: at most 8 players"]);
+    assert_error(&cardsim(&["match", "nerts", "--players", "18446744073709551615", "--bot", "balanced"]), &["--players", "at most 8 players"]);
     assert_error(&cardsim(&["bench", "--seconds", "1e9"]), &["--seconds", "at most 600"]);
     let d = dir("counts");
     let exp = d.join("exp.toml");
@@ -346,29 +349,57 @@ fn bot_labels_with_commas_and_quotes_survive_and_control_characters_are_refused(
     }
 }
 
+#[test]
+fn two_different_bots_may_not_share_a_label_and_copies_get_one_row_each() {
+    let d = dir("labels");
+    let f = d.join("imposter.toml");
+    std::fs::write(&f, "game = \"spit\"\nstrategy = \"greedy\"\npreset = \"novice\"\nlabel = \"smart@skilled\"\n").unwrap();
+    assert_error(&cardsim(&["match", "spit", "--bot", s(&f), "--bot", "smart@skilled", "--games", "2"]), &["--bot smart@skilled: two different bots share this label", "imposter.toml"]);
+    let out = cardsim(&["match", "lopti", "--bot", "lowest", "--bot", "lowest", "--bot", "random", "--games", "12", "--quiet", "--csv", "-"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut r = csv::Reader::from_reader(out.stdout.as_slice());
+    let col = r.headers().unwrap().iter().position(|h| h == "bot").unwrap();
+    let mut bots: Vec<String> = r.records().map(|rec| rec.unwrap()[col].to_string()).collect();
+    bots.sort();
+    bots.dedup();
+    assert_eq!(bots, ["any", "lowest#1", "lowest#2", "random"]);
+}
+
 #[cfg(unix)]
 #[test]
-fn run_writes_its_results_folder_like_any_output_file() {
-    use std::os::unix::fs::PermissionsExt;
+fn run_replaces_its_results_folder_whole_and_never_a_strangers() {
     let d = dir("run");
     let exp = d.join("exp.toml");
     std::fs::write(&exp, "description = \"t\"\ngame = \"speed\"\nseed = 3\ngames = 20\n[[matchup]]\nbots = [\"smart\", \"greedy\"]\n").unwrap();
     let out = d.join("out");
     std::fs::create_dir(&out).unwrap();
-    // summary.csv is a link to a file elsewhere: written through, the link stays.
+    // A folder of other files (here a link to a file elsewhere) is not replaced.
     let elsewhere = d.join("kept-summary.csv");
     std::fs::write(&elsewhere, "old").unwrap();
     std::os::unix::fs::symlink(&elsewhere, out.join("summary.csv")).unwrap();
+    assert_error(&cardsim(&["run", s(&exp), "--quiet", "--threads", "1", "--out", s(&out)]), &["--out", "not a cardsim results folder", "--force"]);
+    assert!(std::fs::symlink_metadata(out.join("summary.csv")).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "old");
+    // --force replaces it: the folder then holds exactly the results, the link is gone
+    // and the file it pointed to untouched.
+    let ok = cardsim(&["run", s(&exp), "--quiet", "--threads", "1", "--out", s(&out), "--force"]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(!std::fs::symlink_metadata(out.join("summary.csv")).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "old");
+    // A rerun of the same experiment replaces its own folder; files it does not write go.
+    std::fs::write(out.join("notes.txt"), "x").unwrap();
     let ok = cardsim(&["run", s(&exp), "--quiet", "--threads", "1", "--out", s(&out)]);
     assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
-    assert!(std::fs::symlink_metadata(out.join("summary.csv")).unwrap().file_type().is_symlink());
-    assert!(std::fs::read_to_string(&elsewhere).unwrap().starts_with("game,"));
-    // A read-only file in the folder is refused, not replaced.
-    let lengths = out.join("lengths.csv");
-    let before = std::fs::read(&lengths).unwrap();
-    std::fs::set_permissions(&lengths, std::fs::Permissions::from_mode(0o444)).unwrap();
-    assert_error(&cardsim(&["run", s(&exp), "--quiet", "--threads", "1", "--out", s(&out)]), &["lengths.csv", "read-only"]);
-    assert_eq!(std::fs::read(&lengths).unwrap(), before);
+    assert!(!out.join("notes.txt").exists());
+    assert!(out.join("manifest.toml").exists());
+    // Another experiment's results are not replaced without --force.
+    let other = d.join("other.toml");
+    std::fs::copy(&exp, &other).unwrap();
+    assert_error(&cardsim(&["run", s(&other), "--quiet", "--threads", "1", "--out", s(&out)]), &["holds the results of another experiment (exp.toml, not other.toml)", "--force"]);
+    // Nor a folder that holds an input of the run.
+    let inside = out.join("exp2.toml");
+    std::fs::copy(&exp, &inside).unwrap();
+    assert_error(&cardsim(&["run", s(&inside), "--quiet", "--out", s(&out), "--force"]), &["holds", "exp2.toml", "an input of this command"]);
 }
 
 #[cfg(unix)]

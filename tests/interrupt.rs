@@ -6,7 +6,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cardsim-int-{}-{name}", std::process::id()));
@@ -15,14 +14,38 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// Starts cardsim, sends SIGINT after `after`, and returns (exit code, stdout, stderr).
-fn interrupted(args: &[&str], after: Duration) -> (Option<i32>, String, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_cardsim")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    std::thread::sleep(after);
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
+/// Starts cardsim held at `step` (`playing`, or `checkpoint`: the first unit is saved;
+/// see `cardsim::faults`), sends SIGINT there, waits for the handler's word on stderr,
+/// lets it go on, and returns (exit code, stdout, stderr). Every wait is on an event.
+fn interrupted(args: &[&str], step: &str) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, Read, Write};
+    let fifo = std::env::temp_dir().join(format!("cardsim-int-hold-{}-{step}", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsim"))
+        .args(args)
+        .env("CARDSIM_FAULT_HOLD_AT", step)
+        .env("CARDSIM_FAULT_HOLD_FIFO", &fifo)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opening the pipe returns once cardsim has opened it: it is held at the step.
+    let mut hold = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("interrupted: finishing") {
+        let mut line = String::new();
+        assert!(err.read_line(&mut line).unwrap() > 0, "stderr closed before the handler spoke: {seen}");
+        seen += &line;
+    }
+    hold.write_all(b"go").unwrap();
+    drop(hold);
+    err.read_to_string(&mut seen).unwrap();
     let out = child.wait_with_output().unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let _ = std::fs::remove_file(&fifo);
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), seen)
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -35,7 +58,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn ctrl_c_prints_a_partial_summary_writes_nothing_and_exits_130() {
     let dir = scratch("match");
     let csv = dir.join("out.csv");
-    let (code, out, _) = interrupted(&["match", "spit", "--games", "100000000", "--quiet", "--csv", csv.to_str().unwrap()], Duration::from_millis(800));
+    let (code, out, _) = interrupted(&["match", "spit", "--games", "100000000", "--quiet", "--csv", csv.to_str().unwrap()], "playing");
     assert_eq!(code, Some(130), "{out}");
     assert!(out.contains("PARTIAL RESULTS (interrupted)"), "{out}");
     assert!(out.contains("smart@skilled"), "the summary of what finished: {out}");
@@ -48,7 +71,7 @@ fn an_interrupted_experiment_resumes_to_the_same_bytes() {
     let file = root.join("long.toml");
     std::fs::write(&file, "description = \"l\"\ngame = \"spit\"\nseed = 9\ngames = 16000\n[[matchup]]\nbots = [\"smart@skilled\", \"greedy@skilled\"]\n[[matchup]]\nbots = [\"greedy@expert\", \"greedy@skilled\"]\n").unwrap();
     let (f, a, b) = (file.to_str().unwrap(), root.join("a"), root.join("b"));
-    let (code, out, err) = interrupted(&["run", f, "--out", a.to_str().unwrap(), "--quiet"], Duration::from_millis(700));
+    let (code, out, err) = interrupted(&["run", f, "--out", a.to_str().unwrap(), "--quiet"], "checkpoint");
     assert_eq!(code, Some(130), "{out} {err}");
     assert!(out.contains("PARTIAL RESULTS"), "{out}");
     assert!(!a.join("summary.csv").exists(), "no result file");

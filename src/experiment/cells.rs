@@ -83,14 +83,15 @@ impl Vary {
     pub fn values(&self) -> Result<Vec<String>, String> {
         let p = &self.param;
         let values: Vec<String> = match (self.values.is_empty(), self.from, self.to, self.step) {
+            (false, None, None, None) if self.values.len() > MAX_VALUES => return Err(format!("[[vary]] {p}: {} values; at most {MAX_VALUES}", self.values.len())),
             (false, None, None, None) => self.values.iter().map(value_text).collect::<Result<_, _>>().map_err(|e| format!("[[vary]] {p}: {e}"))?,
             (true, Some(from), Some(to), Some(step)) => {
                 if !(step > 0.0 && from.is_finite() && to.is_finite() && from <= to) {
                     return Err(format!("[[vary]] {p}: from {from} to {to} by {step} needs from <= to and a positive step"));
                 }
                 let n = ((to - from) / step + 1e-9).floor() as u64 + 1;
-                if n > 1000 {
-                    return Err(format!("[[vary]] {p}: {n} values; at most 1000"));
+                if n > MAX_VALUES as u64 {
+                    return Err(format!("[[vary]] {p}: {n} values; at most {MAX_VALUES}"));
                 }
                 (0..n).map(|i| number_text(from + step * i as f64)).collect()
             }
@@ -121,6 +122,40 @@ fn value_text(v: &toml::Value) -> Result<String, String> {
         toml::Value::Float(f) => Ok(number_text(*f)),
         toml::Value::Boolean(b) => Ok(b.to_string()),
         other => Err(format!("value {other} is not a string, number or boolean")),
+    }
+}
+
+/// Most values one `[[vary]]` may take.
+const MAX_VALUES: usize = 1000;
+
+/// The number of combinations of `k` of `n` (n choose k), or `None` above `limit`:
+/// computed before any is built, so a huge pool is refused at once.
+fn count_combinations(n: usize, k: usize, limit: u128) -> Option<u128> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut c: u128 = 1;
+    for i in 0..k {
+        // c becomes C(n, i + 1), an integer, and grows with i while i < k <= n / 2: once
+        // past the limit it stays past it.
+        c = c.checked_mul((n - i) as u128)? / (i as u128 + 1);
+        if c > limit {
+            return None;
+        }
+    }
+    Some(c)
+}
+
+/// Checks that a table of `players` bots drawn `k` at a time from a pool of `n` makes
+/// at most [`MAX_CELLS`] tables and has at most [`crate::rng::MAX_SEATS`] players.
+fn check_tables(what: &str, players: usize, n: usize, k: usize) -> Result<(), String> {
+    if players > crate::rng::MAX_SEATS {
+        return Err(format!("{what} of {players} players: at most {} players", crate::rng::MAX_SEATS));
+    }
+    match count_combinations(n, k, MAX_CELLS as u128) {
+        Some(_) => Ok(()),
+        None => Err(format!("{what} of {players} players from a pool of {n} bots makes more than {MAX_CELLS} tables; at most {MAX_CELLS}")),
     }
 }
 
@@ -180,6 +215,7 @@ impl Experiment {
                 if players < 2 || self.pool.len() < players {
                     return Err(format!("round-robin of {players} players needs a pool of at least {players} bots (and players >= 2), got {}", self.pool.len()));
                 }
+                check_tables("round-robin", players, self.pool.len(), players)?;
                 combinations(self.pool.len(), players).into_iter().map(|c| plain(c.iter().map(|&i| self.pool[i].clone()).collect(), &[])).collect()
             }
             Format::Gauntlet => {
@@ -187,6 +223,7 @@ impl Experiment {
                 if players < 2 || self.pool.len() < players - 1 {
                     return Err(format!("gauntlet of {players} players needs a pool of at least {} bots (and players >= 2), got {}", players - 1, self.pool.len()));
                 }
+                check_tables("gauntlet", players, self.pool.len(), players - 1)?;
                 combinations(self.pool.len(), players - 1)
                     .into_iter()
                     .map(|c| plain(std::iter::once(ch.clone()).chain(c.iter().map(|&i| self.pool[i].clone())).collect(), &[]))
@@ -216,6 +253,15 @@ impl Experiment {
                 }
                 (ParamKind::Flag | ParamKind::Players | ParamKind::Set, Some(_)) => return Err(format!("[[vary]] {}: bot = is only for preset and reaction parameters", v.param)),
                 _ => {}
+            }
+        }
+        let points: usize = values.iter().map(Vec::len).product();
+        if points > MAX_CELLS {
+            return Err(format!("[[vary]]: {} points; at most {MAX_CELLS}", values.iter().map(|v| v.len().to_string()).collect::<Vec<_>>().join(" x ")));
+        }
+        if let Some(v) = self.vary.iter().zip(&values).find(|(v, _)| v.kind() == ParamKind::Players) {
+            if let Some(bad) = v.1.iter().find(|n| n.parse::<usize>().map_or(true, |n| !(1..=crate::rng::MAX_SEATS).contains(&n))) {
+                return Err(format!("[[vary]] players: {bad} is not a number of players from 1 to {}", crate::rng::MAX_SEATS));
             }
         }
         let grid: Vec<Vec<usize>> = match values.as_slice() {
@@ -267,6 +313,37 @@ mod tests {
     }
 
     const HEAD: &str = "description = \"d\"\ngame = \"spit\"\nseed = 1\ngames = 10\n";
+
+    #[test]
+    fn combination_counts_are_exact_and_capped() {
+        assert_eq!(count_combinations(5, 2, 100), Some(10));
+        assert_eq!(count_combinations(20, 8, 1_000_000), Some(125_970));
+        assert_eq!(count_combinations(20, 8, 2000), None);
+        assert_eq!(count_combinations(3, 4, 10), Some(0));
+        assert_eq!(count_combinations(60, 30, u128::MAX), Some(118_264_581_564_861_424));
+        assert_eq!(count_combinations(100_000, 8, 2000), None);
+        for n in 0..12 {
+            for k in 0..=n + 1 {
+                assert_eq!(count_combinations(n, k, u128::MAX), Some(combinations(n, k).len() as u128), "{n} choose {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_are_refused_before_anything_is_built() {
+        let pool: Vec<String> = (0..400).map(|i| format!("\"b{i}\"")).collect();
+        let rr = exp(&format!("{HEAD}format = \"round-robin\"\nplayers = 8\npool = [{}]\n", pool.join(", "))).unwrap_err();
+        assert!(rr.contains("more than 2000 tables"), "{rr}");
+        let big = exp(&format!("{HEAD}format = \"round-robin\"\nplayers = 9\npool = [{}]\n", pool[..9].join(", "))).unwrap_err();
+        assert!(big.contains("at most 8 players"), "{big}");
+        let values: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
+        let grid = exp(&format!("{HEAD}[[matchup]]\nbots = [\"a\", \"b\"]\n[[vary]]\nparam = \"x.a\"\nvalues = [{0}]\n[[vary]]\nparam = \"x.b\"\nvalues = [{0}]\n", values.join(", "))).unwrap_err();
+        assert!(grid.contains("1000 x 1000 points; at most 2000"), "{grid}");
+        let many: Vec<String> = (0..100_000).map(|i| i.to_string()).collect();
+        assert!(exp(&format!("{HEAD}[[matchup]]\nbots = [\"a\", \"b\"]\n[[vary]]\nparam = \"x.a\"\nvalues = [{}]\n", many.join(", "))).unwrap_err().contains("100000 values; at most 1000"));
+        let players = exp(&format!("{HEAD}[[matchup]]\nbots = [\"a\", \"b\"]\n[[vary]]\nparam = \"players\"\nvalues = [2, 1000000000]\n")).unwrap_err();
+        assert!(players.contains("1000000000 is not a number of players from 1 to 8"), "{players}");
+    }
 
     #[test]
     fn combinations_in_order() {

@@ -8,6 +8,7 @@
 
 pub mod cells;
 pub mod folder;
+pub mod pins;
 pub mod run;
 pub mod shard;
 
@@ -127,8 +128,42 @@ impl Experiment {
         if e.games == 0 {
             return Err(format!("{where_}: games must be at least 1"));
         }
+        if let Some(out) = &e.out {
+            e.check_out(out).map_err(|err| format!("{where_}: out = {}: {err}", crate::output::quote::clip_path(out)))?;
+        }
         e.cells().map_err(|err| format!("{where_}: {err}"))?;
         Ok(e)
+    }
+
+    /// Checks the file's `out`: a relative path that stays inside the experiment's folder
+    /// tree (the folder that holds `experiments/` for a file there, as the default
+    /// `../results/NAME` does; else the file's own folder), and is not that folder
+    /// itself. A shared experiment file can then never replace files elsewhere.
+    fn check_out(&self, out: &Path) -> Result<(), String> {
+        use std::path::Component;
+        let mut depth: i64 = if self.dir.file_name().is_some_and(|n| n == "experiments") { 1 } else { 0 };
+        for c in out.components() {
+            match c {
+                Component::Normal(_) => depth += 1,
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    depth -= 1;
+                    if depth < 0 {
+                        return Err("climbs out of the experiment's folder tree; give a folder inside it (or --out on the command line)".into());
+                    }
+                }
+                Component::RootDir | Component::Prefix(_) => return Err("must be relative to the experiment file (or give --out on the command line)".into()),
+            }
+        }
+        if depth < 1 {
+            return Err("names the experiment's own folder tree, not a folder inside it".into());
+        }
+        Ok(())
+    }
+
+    /// The experiment file's name (`spit-presets.toml`), as manifests record it.
+    pub fn file_name(&self) -> String {
+        self.path.file_name().map_or_else(|| self.name.clone(), |n| n.to_string_lossy().into_owned())
     }
 
     /// The seating design of every matchup.

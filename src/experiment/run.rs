@@ -2,6 +2,7 @@
 //! summary rows, a sweep's paired comparisons with its first point, ratings for round
 //! robins and gauntlets, length histograms and the manifest.
 
+use super::pins::InputFile;
 use super::cells::{Cell, Format};
 use super::folder::{self, Manifest, ManifestCell, CODE_COMMIT};
 use super::Experiment;
@@ -32,16 +33,40 @@ pub struct Played {
     pub shown: StudyState,
     /// False when Ctrl-C stopped the run.
     pub complete: bool,
+    /// Units finished (and saved by the checkpoint callback), earlier ones included.
+    pub units_done: usize,
 }
 
 /// Which share of the deals a run plays: shard `k` of `n` (0-based), `0/1` for all.
+/// Read back from a file it is checked as on the command line (`k < n <= 10^6`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "ShardFields")]
 pub struct Shard {
     /// This shard, from 0.
     pub k: u64,
     /// Shards in all.
     pub n: u64,
 }
+
+/// A shard as written in a file, before its check.
+#[derive(serde::Deserialize)]
+struct ShardFields {
+    k: u64,
+    n: u64,
+}
+
+impl TryFrom<ShardFields> for Shard {
+    type Error = String;
+    fn try_from(f: ShardFields) -> Result<Shard, String> {
+        if f.n == 0 || f.k >= f.n || f.n > MAX_SHARDS {
+            return Err(format!("shard {{k: {}, n: {}}} is not a shard (0 <= k < n <= {MAX_SHARDS})", f.k, f.n));
+        }
+        Ok(Shard { k: f.k, n: f.n })
+    }
+}
+
+/// Most shards a study may be split into.
+pub const MAX_SHARDS: u64 = 1_000_000;
 
 impl Shard {
     /// Every deal.
@@ -52,7 +77,7 @@ impl Shard {
         let bad = || format!("--shard {text}: expected K/N with 1 <= K <= N, e.g. 2/8");
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-        if k == 0 || k > n || n > 1_000_000 {
+        if k == 0 || k > n || n > MAX_SHARDS {
             return Err(bad());
         }
         Ok(Shard { k: k - 1, n })
@@ -126,6 +151,83 @@ impl Study {
         Ok(Study { exp, games, cells, tables, built })
     }
 
+    /// Every file the study read, pinned by its SHA-256: the experiment file (by its
+    /// name) and each bot file (by its path relative to the experiment's folder), sorted.
+    pub fn inputs(&self) -> Vec<InputFile> {
+        let mut files = vec![InputFile { path: self.exp.file_name(), sha256: self.exp.sha256.clone() }];
+        for bot in self.tables.iter().flat_map(|t| &t.bots) {
+            if let Some(src) = &bot.source {
+                let path = std::path::Path::new(&src.path);
+                let shown = path.strip_prefix(&self.exp.dir).unwrap_or(path).display().to_string();
+                files.push(InputFile { path: shown, sha256: src.sha256.clone() });
+            }
+        }
+        files.sort();
+        files.dedup();
+        files
+    }
+
+    /// The deals of each cell that the first `done` units of shard `shard` play.
+    pub fn deals_done(&self, shard: Shard, done: usize) -> Vec<u64> {
+        let mut deals = vec![0; self.cells.len()];
+        for (cell, range) in self.units(shard).into_iter().take(done) {
+            let len = range.end - range.start;
+            match cell {
+                Some(c) => deals[c] += len,
+                None => deals.iter_mut().for_each(|d| *d += len),
+            }
+        }
+        deals
+    }
+
+    /// Checks a state read back from a file (a checkpoint, a shard's partial) against
+    /// the study, given the deals each cell must hold: the shape of every table (seats,
+    /// seatings, array lengths, which optional parts it has), then the counts: exactly
+    /// the matches those deals make, wins within games, every per-deal distribution
+    /// adding up to the deals, finished matches within the matches. These bounds also
+    /// keep every later sum far from overflowing. `Err` names the field.
+    pub fn check_state(&self, state: &StudyState, deals: &[u64]) -> Result<(), String> {
+        let reference = serde_json::to_value(self.empty_state()).map_err(|e| e.to_string())?;
+        let read = serde_json::to_value(state).map_err(|e| e.to_string())?;
+        super::pins::check_shape(&reference, &read, "state")?;
+        for (c, s) in state.stats.iter().enumerate() {
+            let at = format!("state.stats[{c}]");
+            let empty = &self.empty_state().stats[c];
+            if (s.seats, s.seatings, s.length_metric) != (empty.seats, empty.seatings, empty.length_metric) {
+                return Err(format!("{at}: seats, seatings or length metric differ from the experiment's table"));
+            }
+            let matches = deals[c].checked_mul(s.seatings).ok_or_else(|| format!("{at}: too many deals"))?;
+            let seat_games: u128 = s.games.iter().flatten().map(|&g| g as u128).sum();
+            if seat_games != matches as u128 * s.seats as u128 {
+                return Err(format!("{at}.games: {seat_games} bot-seat games where {} deals make {}", deals[c], matches as u128 * s.seats as u128));
+            }
+            let within = |a: &Vec<Vec<u64>>, b: &Vec<Vec<u64>>| a.iter().flatten().zip(b.iter().flatten()).all(|(x, y)| x <= y);
+            if !within(&s.wins, &s.games) {
+                return Err(format!("{at}.wins: more wins than games"));
+            }
+            if !within(&s.after_wins, &s.after_games) || s.after_games.iter().flatten().map(|&g| g as u128).sum::<u128>() > seat_games {
+                return Err(format!("{at}.after_wins: more wins than games"));
+            }
+            for (name, dist) in [("deal_wins", &s.deal_wins), ("deal_score", &s.deal_score), ("seat_deal_score", &s.seat_deal_score)] {
+                if let Some(b) = dist.iter().position(|d| d.iter().map(|&x| x as u128).sum::<u128>() != deals[c] as u128) {
+                    return Err(format!("{at}.{name}[{b}]: does not add up to the {} deals played", deals[c]));
+                }
+            }
+            if s.draws as u128 + s.capped as u128 + s.cycled as u128 > matches as u128 {
+                return Err(format!("{at}: more draws, capped and cycled matches than matches"));
+            }
+            if let Some(m) = s.metrics.iter().position(|h| h.count() > matches) {
+                return Err(format!("{at}.metrics[{m}]: more observations than matches"));
+            }
+        }
+        for (c, p) in state.paired.iter().enumerate() {
+            if p.deals != deals[c] {
+                return Err(format!("state.paired[{c}].deals: {} where {} deals were played", p.deals, deals[c]));
+            }
+        }
+        Ok(())
+    }
+
     /// True for a sweep: every point plays the same deals and is compared with the first.
     pub fn is_sweep(&self) -> bool {
         !self.exp.vary.is_empty()
@@ -182,7 +284,8 @@ impl Study {
         }
     }
 
-    /// Units of work of a shard ([`Study::units`]).
+    /// The number of units of work of a shard: per cell (all cells at once in a sweep)
+    /// its deals in up to `SEGMENTS` segments; a checkpoint is saved after each.
     pub fn units_len(&self, shard: Shard) -> usize {
         self.units(shard).len()
     }
@@ -242,14 +345,14 @@ impl Study {
                 bar.finish_and_clear();
                 let mut shown = state.clone();
                 shown.merge(&part);
-                return Ok(Played { state, shown, complete: false });
+                return Ok(Played { state, shown, complete: false, units_done: i });
             }
             state.merge(&part);
             self.check_strategies(&state)?;
             checkpoint(&state, i + 1)?;
         }
         bar.finish_and_clear();
-        Ok(Played { shown: state.clone(), state, complete: true })
+        Ok(Played { shown: state.clone(), state, complete: true, units_done: units.len() })
     }
 
     /// `Err` with the one-line report of the first strategy bug in `state` (a strategy
@@ -287,20 +390,23 @@ impl Study {
 
     /// Prints every cell's summary, then the sweep's comparisons or the ratings.
     pub fn print(&self, out: &mut dyn Write, state: &StudyState) -> Result<(), String> {
-        self.print_summaries(out, state, false)
+        self.print_summaries(out, state, None)
     }
 
     /// Prints what an interrupted run finished, marked partial: the summaries of the
     /// tables that played deals, without comparisons or ratings.
-    pub fn print_partial(&self, out: &mut dyn Write, state: &StudyState) -> Result<(), String> {
-        self.print_summaries(out, state, true)
+    pub fn print_partial(&self, out: &mut dyn Write, state: &StudyState, shard: Shard) -> Result<(), String> {
+        self.print_summaries(out, state, Some(shard))
     }
 
-    fn print_summaries(&self, out: &mut dyn Write, state: &StudyState, partial: bool) -> Result<(), String> {
+    /// The summaries; `interrupted` names the shard of an interrupted run (whose share
+    /// of the matches is the total shown).
+    fn print_summaries(&self, out: &mut dyn Write, state: &StudyState, interrupted: Option<Shard>) -> Result<(), String> {
         let io = |e: std::io::Error| e.to_string();
         writeln!(out, "{}: {}", self.exp.name, self.exp.description).map_err(io)?;
-        if partial {
-            let (done, all): (u64, u64) = (state.stats.iter().map(|s| s.total_games()).sum(), self.matches(Shard::ALL));
+        let partial = interrupted.is_some();
+        if let Some(shard) = interrupted {
+            let (done, all): (u64, u64) = (state.stats.iter().map(|s| s.total_games()).sum(), self.matches(shard));
             writeln!(out, "PARTIAL RESULTS (interrupted): {done} of {all} matches finished; no file was written").map_err(io)?;
         }
         for c in 0..self.cells.len() {
@@ -500,6 +606,7 @@ impl Study {
             games: self.games,
             seating: format!("{:?}", self.exp.seating()).to_lowercase(),
             files: files.iter().map(|(n, _)| n.clone()).collect(),
+            inputs: self.inputs(),
             cells: (0..self.cells.len())
                 .map(|c| ManifestCell {
                     label: self.cells[c].label.clone(),

@@ -68,6 +68,9 @@ pub struct FitRtArgs {
 /// closed standard output (`| head`) still writes the bot file.
 pub fn run(a: FitRtArgs) -> Result<(), String> {
     let output = a.out.as_deref().map(check_out).transpose()?;
+    if let Some(o) = &output {
+        o.refuse_input(&a.times)?;
+    }
     let entry = games::find(&a.game).map_err(|e| format!("--game: {e}"))?;
     if !entry.real_time() {
         return Err(format!("--game {}: {} is turn-based; fitted bots are for real-time games", a.game, entry.name()));

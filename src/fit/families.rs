@@ -1,5 +1,5 @@
 //! The two fitted families, in the parameterisations of cardsim's own
-//! [`Dist`](crate::reaction::Dist): log-densities, log-likelihoods, distribution
+//! [`Dist`]: log-densities, log-likelihoods, distribution
 //! functions, moment-based starting values and the unconstrained coordinates the
 //! optimiser works in.
 //!

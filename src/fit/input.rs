@@ -30,7 +30,7 @@ pub struct Times {
 /// Reads the times of `path` (see the module docs); `column` names a header column.
 pub fn read_times(path: &Path, column: Option<&str>) -> Result<Times, String> {
     let source = clip_path(path);
-    let bytes = std::fs::read(path).map_err(|e| format!("{source}: cannot read: {e}"))?;
+    let bytes = crate::tomlfile::read_bytes(path, &source, false)?;
     parse_times(&bytes, &source, column)
 }
 

@@ -111,15 +111,13 @@ pub fn plot_folder(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for name in ["summary.csv", "lengths.csv", "sweep.csv", "ratings.csv"] {
         let path = dir.join(name);
-        match std::fs::read(&path) {
-            Ok(bytes) => files.push((name.to_string(), bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if name == "summary.csv" || name == "lengths.csv" {
-                    return Err(format!("{shown}: not a cardsim results folder (no {name})"));
-                }
+        if std::fs::symlink_metadata(&path).is_err() {
+            if name == "summary.csv" || name == "lengths.csv" {
+                return Err(format!("{shown}: not a cardsim results folder (no {name})"));
             }
-            Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+            continue;
         }
+        files.push((name.to_string(), crate::tomlfile::read_bytes(&path, &path.display().to_string(), true)?));
     }
     let charts = draw(&files).map_err(|e| {
         if files.iter().any(|(n, _)| e.starts_with(&format!("{n}: "))) {

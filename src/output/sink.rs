@@ -97,15 +97,30 @@ fn is_our_stdout(_: &fs::Metadata) -> bool {
     false
 }
 
-/// A name for a temporary file next to `target` that does not exist yet.
-fn temporary_next_to(target: &Path, tag: &str) -> PathBuf {
+/// A name for a temporary file or folder next to `target` that no process is likely
+/// to pick too: the process id (the same in every container, where cardsim is often
+/// process 1), the time in nanoseconds and a per-process counter. Whoever creates it
+/// uses `create_new` (or `create_dir`) and asks again if it was taken.
+pub fn temporary_next_to(target: &Path, tag: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let dir = folder_of(target);
     let name = target.file_name().map_or("out".into(), |n| n.to_string_lossy().into_owned());
-    let pid = std::process::id();
-    (0u32..)
-        .map(|k| dir.join(format!(".{name}.{pid}.{k}.{tag}")))
-        .find(|p| fs::symlink_metadata(p).is_err())
-        .expect("some name is free")
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let k = COUNTER.fetch_add(1, Ordering::Relaxed);
+    dir.join(format!(".{name}.{}-{nanos:x}-{k}.{tag}", std::process::id()))
+}
+
+/// Creates a new file next to `target` for writing, under a fresh temporary name.
+fn create_temporary(target: &Path, tag: &str) -> io::Result<(PathBuf, fs::File)> {
+    loop {
+        let p = temporary_next_to(target, tag);
+        match OpenOptions::new().write(true).create_new(true).open(&p) {
+            Ok(f) => return Ok((p, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// The folder a file lives in (`.` for a bare file name).
@@ -195,9 +210,31 @@ impl OutputPath {
     /// Creates and removes an empty file next to `target`: can the folder take the
     /// temporary file?
     fn probe_folder(target: &Path) -> io::Result<()> {
-        let probe = temporary_next_to(target, "check");
-        OpenOptions::new().write(true).create_new(true).open(&probe)?;
+        let (probe, _) = create_temporary(target, "check")?;
         fs::remove_file(&probe)
+    }
+
+    /// Refuses an output that is the same file as the input `input` (the same device
+    /// and inode, through any links): writing it would destroy what was read, such as a
+    /// person's measured times, which cannot be measured again.
+    #[cfg(unix)]
+    pub fn refuse_input(&self, input: &Path) -> Result<(), String> {
+        use std::os::unix::fs::MetadataExt;
+        let target = match &self.dest {
+            Dest::Replace { target, .. } => target.as_path(),
+            Dest::Stream(p) => p.as_path(),
+            Dest::Stdout => return Ok(()),
+        };
+        match (fs::metadata(target), fs::metadata(input)) {
+            (Ok(o), Ok(i)) if (o.dev(), o.ino()) == (i.dev(), i.ino()) => Err(format!("{} {}: is the input file {}; not overwriting an input", self.flag, clip_path(&self.given), clip_path(input))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses an output that is the same file as an input (not checked on this system).
+    #[cfg(not(unix))]
+    pub fn refuse_input(&self, _input: &Path) -> Result<(), String> {
+        Ok(())
     }
 
     /// True if the bytes go to standard output (`-`, `/dev/stdout`).
@@ -227,14 +264,14 @@ impl OutputPath {
                 f.write_all(bytes).and_then(|_| f.flush()).map_err(fail)
             }
             Dest::Replace { target, permissions } => {
-                let tmp = temporary_next_to(target, "tmp");
+                let (tmp, mut f) = create_temporary(target, "tmp").map_err(fail)?;
                 let result = (|| {
-                    let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-                    f.write_all(bytes)?;
+                    crate::faults::write_all(&mut f, bytes)?;
                     f.sync_all()?;
                     if let Some(p) = permissions {
                         fs::set_permissions(&tmp, p.clone())?;
                     }
+                    crate::faults::step(&format!("rename:{}", target.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned())));
                     fs::rename(&tmp, target)
                 })();
                 result.map_err(|e| {

@@ -8,7 +8,7 @@ use crate::settings::{FlagDef, FlagKind, Settings, BOOL, SIM_FLAGS};
 const RULE_FLAGS: usize = 7;
 
 /// Every flag Lopti accepts: the base-game decisions of lopti.md §20 (the first
-/// [`RULE_FLAGS`]), the `mcts` iteration budget, and the shared simulation cap (used as
+/// `RULE_FLAGS`), the `mcts` iteration budget, and the shared simulation cap (used as
 /// the turn cap).
 pub static FLAGS: [FlagDef; 9] = BASE_FLAGS;
 

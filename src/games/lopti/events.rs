@@ -153,7 +153,7 @@ impl PickupReason {
 /// One basic event. The names in brackets are the hookable events of LOPTI-MAKE-SIM-1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// A player's cards after the deal [`DEAL`] (sent once per seat, after the whole deal).
+    /// A player's cards after the deal (`DEAL`) (sent once per seat, after the whole deal).
     Deal {
         /// The player.
         seat: u8,
@@ -164,7 +164,7 @@ pub enum Event {
         /// His face-down cards (their order is unknown to everyone).
         face_down: Ranks,
     },
-    /// A setup swap of one hand card for one face-up card [`SWAP`].
+    /// A setup swap of one hand card for one face-up card (`SWAP`).
     Swap {
         /// The player.
         seat: u8,
@@ -173,21 +173,21 @@ pub enum Event {
         /// The face-up card that went to the hand.
         face_up: Rank,
     },
-    /// A turn starts [`TURN_START`].
+    /// A turn starts (`TURN_START`).
     TurnStart {
         /// The player on turn.
         seat: u8,
         /// Turn number, from 1.
         turn: u32,
     },
-    /// A face-up takeover: the three face-up cards move into the empty hand [`FACEUP_TAKEOVER`].
+    /// A face-up takeover: the three face-up cards move into the empty hand (`FACEUP_TAKEOVER`).
     Takeover {
         /// The player.
         seat: u8,
         /// The cards taken.
         cards: Ranks,
     },
-    /// A face-down card is revealed [`FACEDOWN_REVEAL`].
+    /// A face-down card is revealed (`FACEDOWN_REVEAL`).
     Reveal {
         /// The player.
         seat: u8,
@@ -196,7 +196,7 @@ pub enum Event {
         /// Whether it is a legal play.
         legal: bool,
     },
-    /// A legal play [`PLAY`], or [`BONUS_PLAY`] when `bonus`.
+    /// A legal play (`PLAY`), or (`BONUS_PLAY`) when `bonus`.
     Play {
         /// The player.
         seat: u8,
@@ -218,7 +218,7 @@ pub enum Event {
         /// The 3-run beside the pile.
         run3: u8,
     },
-    /// The pile went out of the round [`CLEAR`].
+    /// The pile went out of the round (`CLEAR`).
     Clear {
         /// The player who caused it.
         seat: u8,
@@ -237,7 +237,7 @@ pub enum Event {
         /// The player.
         seat: u8,
     },
-    /// The player drew one card [`DRAW`] (the rank is private; traces are omniscient).
+    /// The player drew one card (`DRAW`) (the rank is private; traces are omniscient).
     Draw {
         /// The player.
         seat: u8,
@@ -273,7 +273,7 @@ pub enum Event {
         /// The event whose hooks were skipped.
         event: HookEvent,
     },
-    /// The player took the whole pile [`PICKUP`].
+    /// The player took the whole pile (`PICKUP`).
     Pickup {
         /// The player.
         seat: u8,
@@ -282,14 +282,14 @@ pub enum Event {
         /// Why.
         reason: PickupReason,
     },
-    /// The player holds no more cards [`PLAYER_OUT`].
+    /// The player holds no more cards (`PLAYER_OUT`).
     Out {
         /// The player.
         seat: u8,
         /// Finishing place, 1 for the winner.
         place: u8,
     },
-    /// The round is over [`ROUND_END`].
+    /// The round is over (`ROUND_END`).
     End {
         /// The match winner, the first player out (LOPTI-WIN-1); `None` when the round
         /// was stopped (capped or cycled).

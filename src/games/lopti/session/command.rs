@@ -43,8 +43,8 @@ use std::time::Instant;
 pub struct SessionArgs {
     /// Game (only `lopti` has sessions).
     pub game: String,
-    /// A player as STRATEGY[,maker=selfish|random|none][,voter=selfish|fair|none]
-    /// [,rps=uniform|biased|pattern|exploit]; repeat once per player (2 to 5).
+    /// A player as `STRATEGY[,maker=selfish|random|none][,voter=selfish|fair|none][,rps=uniform|biased|pattern|exploit]`;
+    /// repeat once per player (2 to 5).
     #[arg(long = "bot", value_name = "SPEC")]
     pub bots: Vec<String>,
     /// Rounds per session.

@@ -15,7 +15,7 @@
 //! `lopti.hook_depth` (default 8).
 //!
 //! - [`catalog`]: the built-in rules;
-//! - [`file`]: rules read from TOML files (checked by the same [`validate`]);
+//! - [`file`](mod@file): rules read from TOML files (checked by the same [`validate`]);
 //! - [`run`]: [`run::Ruled`], the observer that runs the hooks of the rules in force.
 
 pub mod catalog;

@@ -45,7 +45,7 @@ pub trait Strategy: Sync {
 }
 
 /// The card a simple bot gives away: the lowest ordinary rank, the specials last (the
-/// reverse of [`late_value`]).
+/// reverse of `late_value`).
 pub fn least_useful(hand: super::ranks::Ranks) -> Rank {
     hand.ranks().min_by_key(|&r| late_value(r)).expect("a hand card to give")
 }
