@@ -69,6 +69,8 @@ pub struct BenchRow {
     pub state_bytes: usize,
     /// Peak resident memory of the process so far, in KiB (Linux; `None` elsewhere).
     pub peak_kib: Option<u64>,
+    /// Decisions asked of external bots in the timed run (0 without one).
+    pub protocol_decisions: u64,
 }
 
 impl BenchRow {
@@ -97,13 +99,15 @@ impl Prepared {
         let game = table.build()?;
         Ok(Prepared { table, game })
     }
-    /// Plays `deals` deals under every seating on `pool`; returns the stats and seconds.
-    fn time(&self, deals: u64, pool: &rayon::ThreadPool) -> (MatchupStats, f64) {
+    /// Plays `deals` deals under every seating on `pool`; returns the stats, the
+    /// seconds and the decisions asked of external bots.
+    fn time(&self, deals: u64, pool: &rayon::ThreadPool) -> (MatchupStats, f64, u64) {
         let cfg = self.table.run_config(0, 1, true);
         let bar = indicatif::ProgressBar::hidden();
+        let asked = crate::external::decisions_asked();
         let start = Instant::now();
         let stats = pool.install(|| runner::run_deals(self.game.as_match_game(), &cfg, 0..deals, &bar));
-        (stats, start.elapsed().as_secs_f64())
+        (stats, start.elapsed().as_secs_f64(), crate::external::decisions_asked() - asked)
     }
 }
 
@@ -111,20 +115,24 @@ impl Prepared {
 /// deals until it takes a tenth of `seconds`, then `repeat` runs of about `seconds`
 /// each play the same deals; the row is the run of median time.
 pub fn measure(case: &BenchCase, threads: usize, seconds: f64, repeat: usize) -> Result<BenchRow, String> {
-    let prepared = Prepared::new(case)?;
+    // The pool outlives the game: an external bot's process ends with the thread that
+    // started it, so the game (which stops its bots) must go first.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    let prepared = Prepared::new(case)?;
     let mut deals = threads as u64;
     let per_deal = loop {
-        let (_, secs) = prepared.time(deals, &pool);
+        let (stats, secs, _) = prepared.time(deals, &pool);
+        stats.check_strategies(&prepared.table.labels(), 1, &prepared.table.trace_command(1))?;
         if secs >= seconds / 10.0 || deals >= 1 << 40 {
             break secs / deals as f64;
         }
         deals *= 2;
     };
     let deals = ((seconds / per_deal) as u64).max(threads as u64);
-    let mut runs: Vec<(MatchupStats, f64)> = (0..repeat.max(1)).map(|_| prepared.time(deals, &pool)).collect();
+    let mut runs: Vec<(MatchupStats, f64, u64)> = (0..repeat.max(1)).map(|_| prepared.time(deals, &pool)).collect();
     runs.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let (stats, secs) = runs.swap_remove(runs.len() / 2);
+    let (stats, secs, protocol_decisions) = runs.swap_remove(runs.len() / 2);
+    stats.check_strategies(&prepared.table.labels(), 1, &prepared.table.trace_command(1))?;
     let rounds = prepared.game.metrics().iter().position(|m| m.name == "rounds" || m.name == "deals").map(|i| stats.metrics[i].sum());
     Ok(BenchRow {
         game: case.entry.name(),
@@ -137,6 +145,7 @@ pub fn measure(case: &BenchCase, threads: usize, seconds: f64, repeat: usize) ->
         rounds,
         state_bytes: case.entry.state_bytes(),
         peak_kib: peak_kib(),
+        protocol_decisions,
     })
 }
 
@@ -213,6 +222,42 @@ pub const MEMORY_COLUMNS: [&str; 5] = ["game", "players", "bots", "matches", "pe
 /// The values of `row` in the order of [`MEMORY_COLUMNS`].
 pub fn memory_values(row: &MemoryRow) -> Vec<String> {
     vec![row.game.to_string(), row.players.to_string(), row.bots.clone(), row.matches.to_string(), format!("{:.1}", row.peak_kib as f64 / 1024.0)]
+}
+
+/// The protocol case: Lopti with the reference Python clone of `lowest` (run from the
+/// current folder's `examples/bots`) and its built-in twin's table.
+pub const PROTOCOL_BOTS: [&str; 3] = ["exec:examples/bots/lopti_lowest.py", "burner", "random"];
+
+/// The built-in twin of [`PROTOCOL_BOTS`].
+pub const PROTOCOL_TWIN: [&str; 3] = ["lowest", "burner", "random"];
+
+/// Times the protocol case and its twin on one thread: `None` when the reference bot is
+/// not in `examples/bots` of the current folder.
+pub fn measure_protocol(seconds: f64, repeat: usize) -> Result<Option<(BenchRow, BenchRow)>, String> {
+    if !std::path::Path::new("examples/bots/lopti_lowest.py").exists() {
+        return Ok(None);
+    }
+    let lopti = games::find("lopti")?;
+    let case = |bots: [&str; 3]| BenchCase { entry: lopti, bots: bots.map(String::from).to_vec() };
+    Ok(Some((measure(&case(PROTOCOL_BOTS), 1, seconds, repeat)?, measure(&case(PROTOCOL_TWIN), 1, seconds, repeat)?)))
+}
+
+/// The line on the protocol's cost: decisions per second through it and its overhead
+/// per match against the built-in twin.
+pub fn protocol_line(ext: &BenchRow, twin: &BenchRow) -> String {
+    let per_match = |r: &BenchRow| r.seconds / r.matches as f64;
+    let overhead = per_match(ext) - per_match(twin);
+    format!(
+        "protocol (1 thread): {} plays {:.0} decisions/s through the bot protocol ({:.1} per match, {:.0} matches/s); its built-in twin {} plays {:.0} matches/s; overhead {:.0} us per match, {:.0} us per decision",
+        ext.bots,
+        ext.protocol_decisions as f64 / ext.seconds,
+        ext.protocol_decisions as f64 / ext.matches as f64,
+        ext.matches as f64 / ext.seconds,
+        twin.bots,
+        twin.matches as f64 / twin.seconds,
+        overhead * 1e6,
+        overhead * 1e6 * ext.matches as f64 / ext.protocol_decisions.max(1) as f64
+    )
 }
 
 /// CSV and table columns of a bench row.

@@ -1,10 +1,12 @@
 //! Bot specifications: `STRATEGY[@PRESET]` on the command line, or a bot file
 //! (`strategies/*.toml`) naming a game, a strategy, a preset and optional overrides of
-//! the preset's reaction-time parameters.
+//! the preset's reaction-time parameters. An external bot (docs/bot-protocol.md) is
+//! `exec:PATH[,ARG...][@PRESET]` or a bot file with `command = [...]`.
 
 use crate::output::quote::{clip, clip_path};
 use crate::reaction::presets::ALL_PRESETS;
 use crate::reaction::{Dist, ParamError, Preset, ReactionModel};
+use crate::external::ExternalSpec;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -21,16 +23,24 @@ pub struct BotSpec {
     pub game: Option<String>,
     /// The bot's label in tables and CSV.
     pub label: String,
+    /// For an external bot, how to run it (its `strategy` is then [`EXEC`]).
+    pub external: Option<ExternalSpec>,
     /// The bot file it was read from and its SHA-256 (bot files only): a study pins it,
     /// so a resumed or merged run refuses a bot file changed since.
     pub source: Option<crate::experiment::pins::InputFile>,
 }
+
+/// The strategy name of every external bot.
+pub const EXEC: &str = "exec";
 
 impl BotSpec {
     /// Parses `STRATEGY[@PRESET]`, or reads a bot file when the text ends in `.toml`.
     pub fn parse(text: &str) -> Result<BotSpec, String> {
         if text.ends_with(".toml") {
             return BotSpec::from_file(Path::new(text));
+        }
+        if let Some(rest) = text.strip_prefix("exec:") {
+            return BotSpec::parse_exec(text, rest);
         }
         let (strategy, preset) = match text.split_once('@') {
             Some((s, p)) => (s, Some(Preset::parse(p).map_err(|e| format!("--bot {}: {e}", clip(text)))?)),
@@ -39,7 +49,24 @@ impl BotSpec {
         if strategy.is_empty() {
             return Err(format!("--bot {}: missing strategy name before '@'", clip(text)));
         }
-        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), source: None })
+        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: None, source: None })
+    }
+
+    /// Parses `exec:PATH[,ARG...][@PRESET]` (`rest` is the text after `exec:`): only a
+    /// final `@` followed by a preset name is a preset, so a path may hold an `@`.
+    fn parse_exec(text: &str, rest: &str) -> Result<BotSpec, String> {
+        let (command, preset) = match rest.rsplit_once('@') {
+            Some((c, p)) if Preset::parse(p).is_ok() => (c, Some(Preset::parse(p).expect("checked"))),
+            _ => (rest, None),
+        };
+        let external = ExternalSpec::parse(command).map_err(|e| format!("--bot {}: {e}", clip(text)))?;
+        check_label(text).map_err(|e| format!("--bot {}: as a label: {e}", clip(text)))?;
+        Ok(BotSpec { strategy: EXEC.into(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: Some(external), source: None })
+    }
+
+    /// True for an external bot.
+    pub fn is_external(&self) -> bool {
+        self.external.is_some()
     }
 
     /// Reads a bot file; every reaction parameter must be in its plausible range
@@ -59,8 +86,18 @@ impl BotSpec {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot").to_string();
         let label = file.label.unwrap_or(stem);
         check_label(&label).map_err(|e| format!("{where_}: label: {e}"))?;
+        if file.stderr.is_some() && file.command.is_none() {
+            return Err(format!("{where_}: stderr: only an external bot (command = [...]) has a standard error to send to a file"));
+        }
+        let (strategy, external) = match (file.strategy, file.command) {
+            (Some(s), None) => (s, None),
+            (None, Some(command)) if command.first().is_some_and(|c| !c.is_empty()) => (EXEC.to_string(), Some(ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS, stderr: file.stderr, log: None })),
+            (None, Some(_)) => return Err(format!("{where_}: command: needs at least the program, e.g. command = [\"python3\", \"bot.py\"]")),
+            (Some(_), Some(_)) => return Err(format!("{where_}: give either strategy (a built-in strategy) or command (an external bot), not both")),
+            (None, None) => return Err(format!("{where_}: missing field `strategy` (a built-in strategy) or `command` (an external bot)")),
+        };
         let source = Some(crate::experiment::pins::InputFile { path: path.display().to_string(), sha256: crate::experiment::pins::sha256_hex(text.as_bytes()) });
-        Ok(BotSpec { strategy: file.strategy, preset, overrides: file.reaction, game: Some(file.game), label, source })
+        Ok(BotSpec { strategy, preset, overrides: file.reaction, game: Some(file.game), label, external, source })
     }
 
     /// Checks the strategy against the names a game knows, and a bot file's game.
@@ -68,7 +105,7 @@ impl BotSpec {
         if let Some(g) = self.game.as_deref().filter(|&g| g != game) {
             return Err(format!("--bot {}: this bot is for {}, not {game}", clip(&self.label), clip(g)));
         }
-        if known.contains(&self.strategy.as_str()) {
+        if self.is_external() || known.contains(&self.strategy.as_str()) {
             Ok(())
         } else {
             Err(format!("--bot {}: unknown strategy '{}' for {game}; known strategies: {}", clip(&self.label), clip(&self.strategy), known.join(", ")))
@@ -154,7 +191,9 @@ pub fn check_label(label: &str) -> Result<(), String> {
 #[serde(deny_unknown_fields)]
 struct BotFile {
     game: String,
-    strategy: String,
+    strategy: Option<String>,
+    command: Option<Vec<String>>,
+    stderr: Option<std::path::PathBuf>,
     preset: Option<String>,
     label: Option<String>,
     #[serde(default)]
@@ -296,6 +335,26 @@ mod tests {
         assert_eq!((b.strategy.as_str(), b.preset), ("smart", Some(Preset::Expert)));
         assert!(BotSpec::parse("smart@turbo").unwrap_err().contains("known presets"));
         assert!(BotSpec::parse("@expert").unwrap_err().contains("missing strategy"));
+    }
+
+    #[test]
+    fn external_bots_on_the_command_line_and_in_bot_files() {
+        let b = BotSpec::parse("exec:bots/my@bot.py,--fast,2@expert").unwrap();
+        let e = b.external.as_ref().unwrap();
+        assert_eq!((e.command.as_slice(), b.preset, b.strategy.as_str()), (&["bots/my@bot.py".to_string(), "--fast".into(), "2".into()][..], Some(Preset::Expert), EXEC));
+        assert_eq!(BotSpec::parse("exec:bots/my@bot.py").unwrap().preset, None, "an @ not followed by a preset is part of the path");
+        assert!(BotSpec::parse("exec:").unwrap_err().contains("needs a program"));
+        assert!(b.check_strategy("spit", &["greedy"]).is_ok());
+        let p = write("ext.toml", "game = \"lopti\"\ncommand = [\"python3\", \"bot.py\"]\nstderr = \"bot.log\"\n");
+        let b = BotSpec::parse(p.to_str().unwrap()).unwrap();
+        let e = b.external.unwrap();
+        assert_eq!((e.command.len(), e.stderr.as_deref(), b.label.as_str()), (2, Some(Path::new("bot.log")), "ext"));
+        let p = write("both.toml", "game = \"lopti\"\nstrategy = \"lowest\"\ncommand = [\"bot.py\"]\n");
+        assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("not both"));
+        let p = write("neither.toml", "game = \"lopti\"\n");
+        assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("missing field `strategy`"));
+        let p = write("errs.toml", "game = \"lopti\"\nstrategy = \"lowest\"\nstderr = \"x.log\"\n");
+        assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("only an external bot"));
     }
 
     #[test]

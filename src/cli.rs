@@ -1,6 +1,5 @@
 //! The command-line interface: `match`, `trace`, `run`, `list`, `legal`.
 
-use crate::bot::BotSpec;
 use crate::games;
 use crate::experiment::Experiment;
 use crate::output::console::Console;
@@ -62,6 +61,9 @@ enum Command {
     /// size, peak memory; each row the median of --repeat runs. With --memory: the peak
     /// resident memory of a fresh process at 10^4 and at 10^6 matches of every game.
     Bench(BenchArgs),
+    /// Check an external bot against the bot protocol (docs/bot-protocol.md): a few
+    /// matches of each game it plays against built-in bots; the first violation in words.
+    BotCheck(crate::external::check::BotCheckArgs),
     /// Fit measured move times (ms) with an ex-Gaussian and a shifted lognormal by maximum
     /// likelihood, and optionally write a bot that plays at that pace (see docs/fit-rt.md).
     FitRt(crate::fit::command::FitRtArgs),
@@ -228,6 +230,10 @@ struct TableArgs {
     sets: Vec<String>,
     #[command(flatten)]
     seats: SeatArgs,
+    /// Longest wait, in seconds, for one line from an external bot (`--bot exec:...`,
+    /// docs/bot-protocol.md); a bot that takes longer fails the run.
+    #[arg(long, value_name = "SECONDS")]
+    bot_timeout: Option<f64>,
 }
 
 /// How each deal is seated.
@@ -369,6 +375,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Session(a) => crate::games::lopti::session::command::run(a),
         Command::Bench(a) => run_bench(a),
         Command::FitRt(a) => crate::fit::command::run(a),
+        Command::BotCheck(a) => crate::external::check::run(a),
     }
 }
 
@@ -408,15 +415,27 @@ fn run_bench(a: BenchArgs) -> Result<(), String> {
             bar.inc(1);
         }
     }
+    // The protocol's cost: the reference Python bot against its built-in twin, one thread.
+    let protocol = if a.game.as_deref().is_none_or(|g| g == "lopti") { crate::bench::measure_protocol(a.seconds, a.repeat)? } else { None };
     bar.finish_and_clear();
+    let paired: Vec<String> = rows
+        .chunks(thread_counts.len())
+        .filter(|p| p.len() == 2)
+        .map(|pair| format!("{} ({}): {} threads give {:.2}x the matches of one", pair[0].game, pair[0].bots, pair[1].threads, pair[1].matches as f64 / pair[1].seconds / (pair[0].matches as f64 / pair[0].seconds)))
+        .collect();
+    if let Some((ext, twin)) = &protocol {
+        rows.extend([ext.clone(), twin.clone()]);
+    }
     let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
     let summary: Vec<SummaryRow> = rows.iter().map(|r| SummaryRow { header: header.clone(), values: values(r) }).collect();
     let shown = ["game", "players", "bots", "threads", "matches_per_s_per_thread", "rounds_per_s_per_thread", "actions_per_s_per_thread", "ns_per_action", "state_bytes", "peak_mib"];
     let mut out = if csv.as_ref().is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
     let _ = crate::output::summary::print_table(&mut out, &summary.iter().collect::<Vec<_>>(), &shown);
-    for pair in rows.chunks(thread_counts.len()).filter(|p| p.len() == 2) {
-        let _ = writeln!(out, "{} ({}): {} threads give {:.2}x the matches of one", pair[0].game, pair[0].bots, pair[1].threads,
-            pair[1].matches as f64 / pair[1].seconds / (pair[0].matches as f64 / pair[0].seconds));
+    for line in paired {
+        let _ = writeln!(out, "{line}");
+    }
+    if let Some((ext, twin)) = &protocol {
+        let _ = writeln!(out, "{}", crate::bench::protocol_line(ext, twin));
     }
     if let Some(csv) = &csv {
         write_csv(csv, &summary)?;
@@ -552,7 +571,8 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     check_count("--games", a.games, 1, MAX_GAMES)?;
     let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     let t = &a.game.table;
-    let p = Table::parse(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
+    let mut p = Table::parse(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
+    p.set_bot_timeout(t.bot_timeout)?;
     let (pool, threads) = thread_pool(a.threads)?;
     let cfg = p.run_config(a.games, t.seed, a.quiet);
     // With the CSV on standard output, the summary for people goes to standard error.
@@ -738,7 +758,9 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
         }
         None => {
             let game = a.game.as_deref().expect("clap requires a game without --experiment");
-            (Table::parse(game, &a.table.bot_texts()?, &a.table.sets, a.table.seats.design())?, a.table.seed, None)
+            let mut p = Table::parse(game, &a.table.bot_texts()?, &a.table.sets, a.table.seats.design())?;
+            p.set_bot_timeout(a.table.bot_timeout)?;
+            (p, a.table.seed, None)
         }
     };
     let game = p.build()?;

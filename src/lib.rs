@@ -7,6 +7,7 @@ pub mod bot;
 pub mod cards;
 pub mod cli;
 pub mod experiment;
+pub mod external;
 pub mod faults;
 pub mod fit;
 pub mod fuzzing;

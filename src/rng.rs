@@ -55,6 +55,7 @@ const TAG_DEAL: u64 = 0x6465_616C; // "deal"
 const TAG_CHANCE: u64 = 0x6368_616E; // "chan"
 const TAG_PLAYER: u64 = 0x706C_6179; // "play"
 const TAG_HIDDEN: u64 = 0x6869_6464; // "hidd"
+const TAG_BOT: u64 = 0x626F_7473; // "bots"
 
 /// The seeds of one match: its deal, and one player stream per seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +92,12 @@ impl MatchSeeds {
     /// Seat `seat`'s player stream.
     pub fn player_rng(&self, seat: usize) -> SimRng {
         rng_from(self.players[seat])
+    }
+    /// The seed an external bot in seat `seat` gets for its own dice (the bot protocol's
+    /// `match_start`): derived from the seat's player stream without drawing from it, so
+    /// the built-in bots' streams are untouched.
+    pub fn bot_seed(&self, seat: usize) -> u64 {
+        mix(&[self.players[seat], TAG_BOT])
     }
     /// The key of the deal's hidden zones.
     pub fn hidden(&self) -> ChanceKey {

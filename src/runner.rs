@@ -75,8 +75,13 @@ pub struct IllegalChoice {
     /// The match's action index when it was chosen, counted from 0: the decisions the
     /// engine had asked of the bots (real-time games), or the turns started (Lopti).
     pub index: u64,
-    /// The action as the game prints it, cut to the first 64 bytes.
+    /// The action as the game prints it, cut to the first 64 bytes (for an external
+    /// bot's fault: the offending line, clipped).
     pub action: arrayvec::ArrayString<64>,
+    /// Set when the strategy is an external bot that broke the protocol
+    /// ([`crate::external`]); `index` is then the bot's decision number in the match.
+    #[serde(default)]
+    pub fault: Option<crate::external::Fault>,
 }
 
 impl IllegalChoice {
@@ -88,7 +93,7 @@ impl IllegalChoice {
         use std::fmt::Write;
         let mut text = Clipped(arrayvec::ArrayString::new());
         let _ = write!(text, "{action}");
-        IllegalChoice { seat: seat as u8, index, action: text.0 }
+        IllegalChoice { seat: seat as u8, index, action: text.0, fault: None }
     }
 }
 
@@ -126,6 +131,18 @@ impl StrategyBug {
     /// that replays the match (without `--index`).
     pub fn message(&self, labels: &[String], deal: u64, seed: u64, repro: &str) -> String {
         let c = &self.choice;
+        if let Some(fault) = c.fault {
+            return format!(
+                "bot '{}' (seat {}) {} {} of deal {deal} (seed {seed}, match {}); line: {}; reproduce with: {repro} --index {}",
+                labels.get(self.bot()).map_or("?", |l| l.as_str()),
+                c.seat,
+                fault.describe(),
+                if c.index == crate::external::HELLO { "at its start (hello)".to_string() } else { format!("at its decision {} of the match", c.index) },
+                self.match_index,
+                if c.action.is_empty() { "(none)".to_string() } else { format!("'{}'", c.action) },
+                self.match_index
+            );
+        }
         format!(
             "strategy '{}' (seat {}) chose an illegal action {} at action index {} of deal {deal} (seed {seed}, match {}): a bug in that strategy; reproduce with: {repro} --index {}",
             labels.get(self.bot()).map_or("?", |l| l.as_str()),

@@ -58,6 +58,15 @@ impl Table {
         Table::new(entry, bots, sets, seating)
     }
 
+    /// Sets the `--bot-timeout` of every external bot (seconds; `None` keeps the default).
+    pub fn set_bot_timeout(&mut self, seconds: Option<f64>) -> Result<(), String> {
+        if let Some(s) = seconds {
+            let ms = crate::external::timeout_ms(s)?;
+            self.bots.iter_mut().filter_map(|b| b.external.as_mut()).for_each(|e| e.timeout_ms = ms);
+        }
+        Ok(())
+    }
+
     /// The bot labels in seating order.
     pub fn labels(&self) -> Vec<String> {
         self.bots.iter().map(|b| b.label.clone()).collect()

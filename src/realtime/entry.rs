@@ -2,7 +2,9 @@
 //! itself with [`RealtimeGame`], and [`RealtimeEntry`] / [`RealtimeMatch`] turn that
 //! into a [`GameEntry`] and a runnable [`TracedGame`].
 
-use super::{build_bots, Bot, Seated};
+use super::{build_table_bots, Bot, Seated};
+use crate::external::{Decisions, ExternalBot};
+use std::sync::Arc;
 use crate::bot::BotSpec;
 use crate::games::{GameEntry, Registered, StrategyInfo, TracedGame};
 use crate::rng::MatchSeeds;
@@ -37,6 +39,10 @@ pub trait RealtimeGame: 'static {
     fn metrics() -> &'static [MetricDef];
     /// Strategy registry.
     fn registry() -> &'static [Registered<Self::Strategy>];
+    /// The decisions the game asks an external bot (docs/bot-protocol.md section 5).
+    const DECISIONS: Decisions = Decisions { all: &["move"], optional: &[] };
+    /// The game's strategy adapter around an external bot (its `protocol.rs`).
+    fn external(bot: Arc<ExternalBot>) -> Box<Self::Strategy>;
     /// Reads the flags into the configuration for `players` players, or a one-line
     /// error for a flag that would have no effect at that table.
     fn config(settings: &Settings, players: usize) -> Result<Self::Config, String>;
@@ -93,8 +99,10 @@ impl<G: RealtimeGame> GameEntry for RealtimeEntry<G> {
         G::STATE_BYTES
     }
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
-        let bots = build_bots(bots, G::registry())?;
-        Ok(Box::new(RealtimeMatch::<G> { cfg: G::config(settings, bots.len())?, bots }))
+        let externals = crate::external::externals(bots, G::NAME, settings, G::DECISIONS)?;
+        let bots = build_table_bots(bots, G::registry(), &externals, G::external)?;
+        let game = Box::new(RealtimeMatch::<G> { cfg: G::config(settings, bots.len())?, bots });
+        Ok(crate::external::wrap(game, externals))
     }
 }
 

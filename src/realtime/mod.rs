@@ -44,7 +44,7 @@ pub use engine::{
 };
 pub use entry::{RealtimeEntry, RealtimeGame, RealtimeMatch};
 pub use pile::Pile;
-pub use policy::{build_bots, Bot, NoDecision, RealtimePolicy, Seated};
+pub use policy::{build_bots, build_table_bots, Bot, NoDecision, RealtimePolicy, Seated};
 
 use crate::reaction::Preset;
 

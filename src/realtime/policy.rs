@@ -5,6 +5,8 @@
 
 use super::engine::{RealtimeRules, MAX_PLAYERS};
 use crate::bot::BotSpec;
+use crate::external::{ExternalBot, Externals};
+use std::sync::Arc;
 use crate::games::Registered;
 use crate::reaction::ReactionModel;
 use crate::rng::SimRng;
@@ -20,11 +22,21 @@ pub struct Bot<S: ?Sized> {
 
 /// Builds the bots of `specs` from a game's strategy registry (names already checked).
 pub fn build_bots<S: ?Sized>(specs: &[BotSpec], registry: &[Registered<S>]) -> Result<Vec<Bot<S>>, String> {
+    build_table_bots(specs, registry, &vec![None; specs.len()], |_| unreachable!("no external bot"))
+}
+
+/// Builds the bots of `specs`: bot `i` is the game's adapter `external` around
+/// `externals[i]` when that is an external bot, else a strategy of `registry`.
+pub fn build_table_bots<S: ?Sized>(specs: &[BotSpec], registry: &[Registered<S>], externals: &Externals, external: impl Fn(Arc<ExternalBot>) -> Box<S>) -> Result<Vec<Bot<S>>, String> {
     specs
         .iter()
-        .map(|b| {
-            let entry = registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?;
-            Ok(Bot { strategy: (entry.make)(), reaction: b.reaction(super::DEFAULT_PRESET) })
+        .zip(externals)
+        .map(|(b, x)| {
+            let strategy = match x {
+                Some(x) => external(x.clone()),
+                None => (registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?.make)(),
+            };
+            Ok(Bot { strategy, reaction: b.reaction(super::DEFAULT_PRESET) })
         })
         .collect()
 }

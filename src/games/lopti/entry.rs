@@ -62,11 +62,16 @@ impl GameEntry for LoptiEntry {
         check_bots(self, bots)?;
         Rules::check_table(settings, bots.len(), &bots.iter().map(|b| b.strategy.as_str()).collect::<Vec<_>>())?;
         let params = Params { mcts_iterations: settings.get_int("lopti.mcts_iterations") as u32 };
+        let externals = crate::external::externals(bots, "lopti", settings, super::protocol::DECISIONS)?;
         let bots = bots
             .iter()
-            .map(|b| strategies::build(&b.strategy, &params).ok_or_else(|| format!("--bot {}: unknown strategy", b.label)))
+            .zip(&externals)
+            .map(|(b, x)| match x {
+                Some(x) => Ok(Box::new(super::protocol::External(x.clone())) as Box<dyn Strategy>),
+                None => strategies::build(&b.strategy, &params).ok_or_else(|| format!("--bot {}: unknown strategy", b.label)),
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Box::new(LoptiGame { rules: Rules::from_settings(settings), bots }))
+        Ok(crate::external::wrap(Box::new(LoptiGame { rules: Rules::from_settings(settings), bots }), externals))
     }
 }
 

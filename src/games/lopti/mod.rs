@@ -16,6 +16,7 @@ pub mod events;
 pub mod invariants;
 pub mod pile;
 pub mod position;
+pub mod protocol;
 pub mod ranks;
 pub mod rules;
 pub mod session;

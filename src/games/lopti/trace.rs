@@ -26,7 +26,7 @@ fn names(r: Ranks) -> Value {
 }
 
 /// The pile as in a position query: plays bottom to top, e.g. `[["9"], ["Q","Q"]]`.
-fn pile_json(pile: &Pile) -> Value {
+pub(super) fn pile_json(pile: &Pile) -> Value {
     pile.plays().map(|(r, n)| vec![rank_name(r); n as usize]).collect()
 }
 

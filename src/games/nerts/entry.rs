@@ -90,6 +90,9 @@ impl RealtimeGame for Nerts {
     fn metrics() -> &'static [MetricDef] {
         &NERTS_METRICS
     }
+    fn external(bot: std::sync::Arc<crate::external::ExternalBot>) -> Box<dyn NertsStrategy> {
+        Box::new(super::protocol::External(bot))
+    }
     fn registry() -> &'static [Registered<dyn NertsStrategy>] {
         &REGISTRY
     }

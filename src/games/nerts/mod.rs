@@ -17,6 +17,7 @@ pub mod engine;
 mod entry;
 pub mod game;
 pub mod invariants;
+pub mod protocol;
 pub mod rules;
 pub mod state;
 pub mod strategies;

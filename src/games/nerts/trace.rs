@@ -59,7 +59,7 @@ fn decl_name(v: u8) -> Value {
 }
 
 /// The action's kind (NERTS-RT-3), its fields and a short text.
-fn describe(a: NertsAction) -> (&'static str, Value, String) {
+pub(super) fn describe(a: NertsAction) -> (&'static str, Value, String) {
     match a {
         NertsAction::ToFoundation { from, card } => {
             ("to_foundation", json!({"action": "to_foundation", "from": source(from), "card": card.name()}), format!("{} ({}) to a foundation", card.name(), source_text(from)))

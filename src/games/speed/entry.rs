@@ -48,6 +48,9 @@ impl RealtimeGame for Speed {
     fn metrics() -> &'static [MetricDef] {
         &SPEED_METRICS
     }
+    fn external(bot: std::sync::Arc<crate::external::ExternalBot>) -> Box<dyn SpeedStrategy> {
+        Box::new(super::protocol::External(bot))
+    }
     fn registry() -> &'static [Registered<dyn SpeedStrategy>] {
         &REGISTRY
     }

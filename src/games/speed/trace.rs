@@ -59,7 +59,7 @@ fn hand_text(s: &SpeedState, p: usize) -> String {
 }
 
 /// The action's kind, its fields and a short text; `card` is the card moved, if known.
-fn describe(a: SpeedAction, card: Option<Card>) -> (&'static str, Value, String) {
+pub(super) fn describe(a: SpeedAction, card: Option<Card>) -> (&'static str, Value, String) {
     match a {
         SpeedAction::Play { card, pile } => ("play", json!({"action": "play", "card": card.name(), "pile": pile}), format!("{} to pile {pile}", card.name())),
         SpeedAction::Draw => ("draw", json!({"action": "draw", "card": name(card)}), format!("draws {}", card.map_or("a card".into(), |c| c.name()))),

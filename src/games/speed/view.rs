@@ -21,6 +21,10 @@ impl<'a> SpeedView<'a> {
     pub fn new(state: &'a SpeedState, me: usize, cfg: &'a SpeedConfig) -> Self {
         SpeedView { state, me, cfg }
     }
+    /// The viewer's seat.
+    pub fn seat(&self) -> usize {
+        self.me
+    }
     /// The viewer's hand.
     pub fn hand(&self) -> CardSet {
         self.player(true).hand

@@ -48,6 +48,10 @@ impl RealtimeGame for Spit {
     fn metrics() -> &'static [MetricDef] {
         &SPIT_METRICS
     }
+    const DECISIONS: crate::external::Decisions = super::protocol::DECISIONS;
+    fn external(bot: std::sync::Arc<crate::external::ExternalBot>) -> Box<dyn SpitStrategy> {
+        Box::new(super::protocol::External(bot))
+    }
     fn registry() -> &'static [Registered<dyn SpitStrategy>] {
         &REGISTRY
     }

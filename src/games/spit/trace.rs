@@ -91,7 +91,7 @@ fn top_text(s: &SpitState, j: usize) -> String {
 }
 
 /// The action's kind, its card and its fields.
-fn describe(a: SpitAction, card: Option<Card>) -> (&'static str, Value, String) {
+pub(super) fn describe(a: SpitAction, card: Option<Card>) -> (&'static str, Value, String) {
     let c = card.map_or("?".to_string(), |c| c.name());
     match a {
         SpitAction::Play { slot, pile } => ("play", json!({"action": "play", "slot": slot, "pile": pile, "card": name(card)}), format!("{c} from slot {slot} to pile {pile}")),

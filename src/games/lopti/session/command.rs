@@ -104,6 +104,9 @@ pub fn parse_bot(spec: &str, params: &Params) -> Result<SessionBot, String> {
     if strategy.ends_with(".toml") {
         return Err(format!("--bot {text}: bot files are not supported in sessions; use STRATEGY[,maker=..][,voter=..][,rps=..]"));
     }
+    if strategy.starts_with("exec:") {
+        return Err(format!("--bot {text}: external bots do not play sessions yet (bot protocol version 1 plays single games: match, trace, sprt, balance, run)"));
+    }
     let play = strategies::build(strategy, params).ok_or_else(|| {
         let names: Vec<&str> = strategies::REGISTRY.iter().map(|r| r.info.name).collect();
         format!("--bot {text}: unknown strategy '{}'; lopti strategies: {}", clip(strategy), names.join(", "))

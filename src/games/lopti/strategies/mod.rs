@@ -87,7 +87,7 @@ fn late_value(r: Rank) -> u8 {
 
 /// The setup swap of the simple bots: move the most useful hand card face-up in exchange
 /// for the least useful face-up card, if that improves the face-up cards.
-fn strong_face_up_swap(view: &View) -> Option<Swap> {
+pub fn strong_face_up_swap(view: &View) -> Option<Swap> {
     let give = view.hand.ranks().max_by_key(|&r| late_value(r))?;
     let take = view.face_up.ranks().min_by_key(|&r| late_value(r))?;
     (late_value(give) > late_value(take)).then_some(Swap { hand: give, face_up: take })

@@ -3,5 +3,6 @@
 //! reaction times.
 
 mod kit;
+mod protocol;
 mod rules;
 mod rounds;

@@ -1,0 +1,71 @@
+"""The cardsim bot protocol, version 1 (docs/bot-protocol.md), for Python bots.
+
+A bot is a function that answers one decision: it gets the `decide` message (a dict
+with "decision", "view" and "actions") and the current match, and returns the index of
+the action it takes (or None to stay idle in a real-time move). `run` does the rest:
+it answers the hello, keeps track of the match, and writes one JSON line per answer.
+
+    import botlib
+    def decide(msg, match):
+        return 0                      # always the first legal action
+    botlib.run("first", "1.0", decide, games=["speed"])
+
+Standard library only. Logs go to standard error: standard output is the protocol's.
+"""
+
+import json
+import random
+import sys
+
+
+class Match:
+    """The match being played: the bot's seat and its own dice, seeded by cardsim so
+    that the same deal gives the same dice on any thread count."""
+
+    def __init__(self, seat, seed):
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+
+def send(message):
+    """Writes one message as one line and flushes it (cardsim waits for the line)."""
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def log(*words):
+    """Writes a line to standard error, which cardsim passes through."""
+    print(*words, file=sys.stderr, flush=True)
+
+
+def uniform(msg, match):
+    """A random bot's decision: uniform over the legal actions, from the match's dice."""
+    return match.rng.randrange(len(msg["actions"]))
+
+
+def run(name, version, decide, games=None, plays=()):
+    """Plays until cardsim sends quit (or closes the input).
+
+    name, version: how the bot introduces itself.
+    decide: decide(msg, match) -> index of an action in msg["actions"], or None.
+    games: the games the bot plays (None: it does not say).
+    plays: the optional decisions it answers itself (e.g. ["slap"] in Spit); cardsim's
+           built-in default makes the others.
+    """
+    match = None
+    for line in sys.stdin:
+        msg = json.loads(line)
+        kind = msg["type"]
+        if kind == "hello":
+            answer = {"type": "hello", "protocol": 1, "name": name, "version": version, "plays": list(plays)}
+            if games is not None:
+                answer["games"] = list(games)
+            send(answer)
+        elif kind == "match_start":
+            match = Match(msg["seat"], msg["seed"])
+        elif kind == "decide":
+            send({"index": decide(msg, match)})
+        elif kind == "match_end":
+            match = None
+        elif kind == "quit":
+            return

@@ -1,0 +1,288 @@
+//! External bots over the bot protocol (docs/bot-protocol.md): the Python clones of
+//! built-in strategies are bit-for-bit twins, runs with an external bot are
+//! reproducible on any thread count and `--bot` order, every fault fails the run with
+//! one line and no output file, and no bot process outlives a run (also after Ctrl-C
+//! and a closed output). Needs `python3`.
+
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cardsim-bp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn cardsim(args: &[&str]) -> Output {
+    with_pids(args, Path::new("/dev/null")).output().unwrap()
+}
+
+/// cardsim with `args`, its `faulty.py` bots writing their pids to `pidfile`.
+fn with_pids(args: &[&str], pidfile: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cardsim"));
+    c.current_dir(root()).args(args).env("FAULTY_PIDS", pidfile);
+    c
+}
+
+/// The CSV of `match GAME` with these bots and options.
+fn csv(game: &str, bots: &[&str], extra: &[&str], dir: &Path, name: &str) -> String {
+    let path = dir.join(name);
+    let mut args = vec!["match", game, "--seed", "3", "--quiet", "--csv", path.to_str().unwrap()];
+    for b in bots {
+        args.extend(["--bot", b]);
+    }
+    args.extend(extra);
+    let out = cardsim(&args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    std::fs::read_to_string(&path).unwrap()
+}
+
+/// The twin test: the clone's CSV equals the built-in strategy's, labels aside.
+fn twin(game: &str, clone: &str, builtin: &str, others: &[&str], games: &str) {
+    let dir = scratch(&format!("twin-{game}"));
+    let label = format!("exec:examples/bots/{clone}");
+    let mut ext = vec![label.as_str()];
+    ext.extend(others);
+    let mut int = vec![builtin];
+    int.extend(others);
+    let a = csv(game, &ext, &["--games", games], &dir, "ext.csv");
+    let b = csv(game, &int, &["--games", games], &dir, "int.csv");
+    assert!(a.contains(&label));
+    assert_eq!(a.replace(&label, builtin), b, "{clone} plays exactly as {builtin}");
+}
+
+#[test]
+fn spit_greedy_clone_is_a_twin() {
+    twin("spit", "spit_greedy.py", "greedy", &["smart@expert"], "120");
+}
+
+#[test]
+fn speed_greedy_clone_is_a_twin() {
+    twin("speed", "speed_greedy.py", "greedy", &["random"], "120");
+}
+
+#[test]
+fn lopti_lowest_clone_is_a_twin() {
+    twin("lopti", "lopti_lowest.py", "lowest", &["burner", "random"], "240");
+}
+
+#[test]
+fn nerts_lazy_clone_is_a_twin() {
+    twin("nerts", "nerts_lazy.py", "lazy", &["balanced"], "20");
+}
+
+#[test]
+fn runs_with_an_external_bot_are_the_same_on_any_thread_count_and_bot_order() {
+    let dir = scratch("determinism");
+    let bots = ["exec:examples/bots/lopti_random.py", "lowest", "burner"];
+    let first = csv("lopti", &bots, &["--games", "120", "--threads", "1"], &dir, "t1.csv");
+    assert_eq!(csv("lopti", &bots, &["--games", "120", "--threads", "2"], &dir, "t2.csv"), first, "2 threads");
+    for order in [[0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+        let shuffled: Vec<&str> = order.iter().map(|&i| bots[i]).collect();
+        assert_eq!(csv("lopti", &shuffled, &["--games", "120", "--threads", "2"], &dir, "o.csv"), first, "order {order:?}");
+    }
+    // The random bot's dice come from its seed: another seed, another result.
+    let other = cardsim(&["match", "spit", "--bot", "exec:examples/bots/spit_random.py", "--bot", "greedy", "--games", "60", "--quiet", "--seed", "3", "--threads", "1"]);
+    let again = cardsim(&["match", "spit", "--bot", "exec:examples/bots/spit_random.py", "--bot", "greedy", "--games", "60", "--quiet", "--seed", "3", "--threads", "2"]);
+    let table = |o: &Output| String::from_utf8_lossy(&o.stdout).lines().filter(|l| !l.starts_with("throughput")).collect::<Vec<_>>().join("\n");
+    assert!(other.status.success() && again.status.success());
+    assert_eq!(table(&other), table(&again), "Spit with a random external bot, 1 and 2 threads");
+}
+
+/// The process ids a `faulty.py` bot wrote.
+fn pids(file: &Path) -> Vec<u32> {
+    std::fs::read_to_string(file).unwrap_or_default().split_inclusive('\n').filter_map(|l| l.strip_suffix('\n')?.parse().ok()).collect()
+}
+
+/// Asserts that none of the processes is left (not running, not a zombie).
+fn all_reaped(file: &Path) {
+    let pids = pids(file);
+    for p in pids {
+        assert!(!Path::new(&format!("/proc/{p}")).exists(), "bot process {p} outlived the run: {:?}", std::fs::read_to_string(format!("/proc/{p}/stat")));
+    }
+}
+
+/// Runs `faulty.py MODE` in `game` against `other` with a CSV requested, and returns
+/// the error line after checking exit 2, one line, no CSV, and every process reaped.
+fn fault(mode: &str, game: &str, other: &str) -> String {
+    let dir = scratch(&format!("fault-{mode}-{game}"));
+    let pidfile = dir.join("pids");
+    let bot = format!("exec:tests/bots/faulty.py,{mode}");
+    let out_csv = dir.join("out.csv");
+    let out = with_pids(&["match", game, "--bot", &bot, "--bot", other, "--games", "40", "--quiet", "--bot-timeout", "3", "--csv", out_csv.to_str().unwrap()], &pidfile).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{mode}: {err}");
+    assert_eq!(err.lines().count(), 1, "{mode}: one line: {err}");
+    assert!(!out_csv.exists(), "{mode}: no CSV after a fault");
+    assert!(err.contains(&format!("bot '{bot}' (seat ")) && err.contains("of deal ") && err.contains("(seed 1, match ") && err.contains(&format!("reproduce with: cardsim trace {game} --bot ")) && err.contains(" --index "), "{mode}: {err}");
+    assert!(!pids(&pidfile).is_empty(), "{mode}: the bot ran");
+    all_reaped(&pidfile);
+    err
+}
+
+#[test]
+fn a_bot_that_cannot_start_fails_the_run() {
+    let out = cardsim(&["match", "spit", "--bot", "exec:tests/bots/no-such-bot.py", "--bot", "greedy", "--games", "4", "--quiet"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("could not be started at its start (hello)") && err.contains("no-such-bot.py: No such file"), "{err}");
+}
+
+#[test]
+fn a_bot_that_exits_fails_the_run() {
+    assert!(fault("exit_hello", "speed", "greedy").contains("exited (its output ended) while an answer was due at its start (hello)"));
+    let e = fault("exit_decide", "lopti", "lowest");
+    assert!(e.contains("exited") && e.contains("at its decision 2 of the match") && e.contains("line: 'exit status 3'"), "{e}");
+}
+
+#[test]
+fn a_bot_that_hangs_times_out() {
+    let e = fault("hang", "spit", "greedy");
+    assert!(e.contains("timed out: no answer line within 3 s (--bot-timeout) at its decision 2"), "{e}");
+}
+
+#[test]
+fn a_line_that_is_not_json_fails_the_run() {
+    let e = fault("not_json", "nerts", "lazy");
+    assert!(e.contains("wrote a line that is not one JSON object") && e.contains("line: 'this is not json, the index is 0'"), "{e}");
+}
+
+#[test]
+fn an_index_out_of_range_fails_the_run() {
+    let e = fault("out_of_range", "speed", "greedy");
+    assert!(e.contains("answered an index out of range (0 to "), "{e}");
+}
+
+#[test]
+fn protocol_breaks_fail_the_run() {
+    assert!(fault("bad_hello", "spit", "greedy").contains("its hello needs"));
+    assert!(fault("wrong_version", "lopti", "lowest").contains("speaks another protocol version"));
+    assert!(fault("no_index", "spit", "greedy").contains("an answer needs an integer \"index\""));
+    // Staying idle is for real-time moves; Lopti must answer.
+    assert!(fault("idle", "lopti", "lowest").contains("allowed only in a move of a real-time game"));
+}
+
+#[test]
+fn an_illegal_answer_never_lands() {
+    // The trace of the match stops before the bad answer: the bot's two good answers
+    // landed, the third (out of range) did not, and the trace command fails the same way.
+    let dir = scratch("never-lands");
+    let pidfile = dir.join("pids");
+    let bot = "exec:tests/bots/faulty.py,out_of_range".to_string();
+    let out = with_pids(&["trace", "speed", "--bot", &bot, "--bot", "greedy", "--seating", "one", "--format", "jsonl"], &pidfile).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let starts = String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.contains("\"event\":\"start\"") && l.contains("\"seat\":0")).count();
+    assert_eq!(starts, 2, "only the two legal answers were played");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("answered an index out of range"));
+    all_reaped(&pidfile);
+}
+
+#[test]
+fn no_bot_process_outlives_ctrl_c_or_a_closed_output() {
+    use std::io::BufRead;
+    // Ctrl-C: wait until the bot has started (it writes its pid), then interrupt.
+    let dir = scratch("ctrl-c");
+    let pidfile = dir.join("pids");
+    let bot = "exec:tests/bots/faulty.py,ok".to_string();
+    let mut child = with_pids(&["match", "speed", "--bot", &bot, "--bot", "greedy", "--games", "1000000", "--threads", "1"], &pidfile)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    // The event: the bot has written its pid (first thing, before it reads its hello;
+    // cardsim installs its Ctrl-C handler before it starts any bot).
+    while pids(&pidfile).is_empty() {
+        std::thread::yield_now();
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let mut line = String::new();
+    let _ = stderr.read_line(&mut line);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "interrupted: {line}");
+    all_reaped(&pidfile);
+
+    // | head: read the first line of the summary, close the pipe.
+    let dir = scratch("head");
+    let pidfile = dir.join("pids");
+    let bot = "exec:tests/bots/faulty.py,ok".to_string();
+    let mut child = with_pids(&["match", "speed", "--bot", &bot, "--bot", "greedy", "--games", "40", "--quiet"], &pidfile)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    drop(out);
+    assert!(child.wait().unwrap().success(), "a closed output is not an error");
+    assert!(!pids(&pidfile).is_empty());
+    all_reaped(&pidfile);
+}
+
+/// The built-in `greedy`, noting the view and the actions the protocol would send for
+/// each of its decisions.
+struct Recording {
+    inner: Box<dyn cardsim::games::spit::strategies::SpitStrategy>,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<(serde_json::Value, serde_json::Value)>>>,
+}
+
+impl cardsim::games::spit::strategies::SpitStrategy for Recording {
+    fn choose(&self, view: &cardsim::games::spit::view::SpitView, legal: &[cardsim::games::spit::rules::SpitAction], rng: &mut cardsim::rng::SimRng) -> Option<cardsim::games::spit::rules::SpitAction> {
+        use cardsim::games::spit::protocol::{action_json, view_json};
+        let actions = legal.iter().enumerate().map(|(i, &a)| {
+            let mut v = action_json(view, a);
+            v["index"] = serde_json::json!(i);
+            v
+        });
+        self.seen.lock().unwrap().push((view_json(view), serde_json::Value::Array(actions.collect())));
+        self.inner.choose(view, legal, rng)
+    }
+}
+
+#[test]
+fn the_view_sent_is_the_view_the_built_in_strategy_gets() {
+    use cardsim::games::spit::strategies::REGISTRY;
+    use cardsim::realtime::{Bot, RealtimeMatch};
+    use cardsim::runner::{MatchGame, SeatingDesign};
+    let make = |name: &str| (REGISTRY.iter().find(|r| r.info.name == name).unwrap().make)();
+    let casual = cardsim::reaction::Preset::Casual.model();
+    // The built-in greedy in seat 0 against random, one match.
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let builtin = RealtimeMatch::<cardsim::games::spit::Spit> {
+        cfg: cardsim::games::spit::config::SpitConfig::default(),
+        bots: vec![Bot { strategy: Box::new(Recording { inner: make("greedy"), seen: seen.clone() }), reaction: casual }, Bot { strategy: make("random"), reaction: casual }],
+    };
+    // The same match with the Python clone in its place, every line logged.
+    let dir = scratch("views");
+    let log = dir.join("exchange.log");
+    let mut table = cardsim::table::Table::parse("spit", &["exec:examples/bots/spit_greedy.py".into(), "random".into()], &[], SeatingDesign::One).unwrap();
+    table.bots[0].external.as_mut().unwrap().log = Some(log.clone());
+    let (seat_bots, seeds) = table.run_config(1, 5, true).match_at(2, 0);
+    let external = table.build().unwrap();
+    let a = builtin.play(&seat_bots[..2], &seeds);
+    let b = external.play(&seat_bots[..2], &seeds);
+    drop(external);
+    assert_eq!((a.winner, a.metrics), (b.winner, b.metrics), "the twin plays the same match");
+    let sent: Vec<(serde_json::Value, serde_json::Value)> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("> "))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|m| m["type"] == "decide" && m["decision"] == "move")
+        .map(|m| (m["view"].clone(), m["actions"].clone()))
+        .collect();
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() > 20, "a whole match of decisions: {}", seen.len());
+    assert_eq!(sent.len(), seen.len(), "one decide message per decision of the built-in strategy");
+    for (k, (s, b)) in sent.iter().zip(seen.iter()).enumerate() {
+        assert_eq!(s, b, "decision {k}: the view and actions sent are the built-in strategy's");
+    }
+}
