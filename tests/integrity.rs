@@ -370,3 +370,22 @@ fn outputs_never_overwrite_inputs_or_land_outside_the_experiments_tree() {
     assert!(error(&["run", s(&copy), "--out", s(&root.join("results/e2"))], &[]).contains("an input of this command"));
     let _ = manifest;
 }
+
+#[test]
+fn an_external_bots_script_is_pinned_like_a_bot_file() {
+    let root = scratch("exec");
+    for f in ["speed_random.py", "botlib.py"] {
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/bots").join(f), root.join(f)).unwrap();
+    }
+    let script = root.join("speed_random.py");
+    let exp = root.join("ext.toml");
+    std::fs::write(&exp, format!("description = \"e\"\ngame = \"speed\"\nseed = 2\ngames = 20\n[[matchup]]\nbots = [\"exec:python3,{}\", \"greedy\"]\n", script.display())).unwrap();
+    let parts = root.join("parts");
+    ok(&["run", s(&exp), "--shard", "1/2", "--out", s(&parts), "--quiet", "--threads", "1"]);
+    let mut text = std::fs::read_to_string(&script).unwrap();
+    text.push_str("\n# changed between the shards\n");
+    std::fs::write(&script, text).unwrap();
+    ok(&["run", s(&exp), "--shard", "2/2", "--out", s(&parts), "--quiet", "--threads", "1"]);
+    let err = error(&["merge", s(&parts), "--out", s(&root.join("merged"))], &[]);
+    assert!(err.contains("speed_random.py changed since the first shard ran"), "{err}");
+}

@@ -101,6 +101,8 @@ pub struct Study {
     /// Each cell's table.
     pub tables: Vec<Table>,
     built: Vec<Box<dyn TracedGame>>,
+    /// [`Study::inputs`].
+    inputs: Vec<InputFile>,
 }
 
 /// The exact aggregate of a run (or of a shard): per cell its stats and, for sweeps,
@@ -148,18 +150,32 @@ impl Study {
             }
         }
         let built = tables.iter().map(Table::build).collect::<Result<Vec<_>, _>>()?;
-        Ok(Study { exp, games, cells, tables, built })
+        let inputs = Study::read_inputs(&exp, &tables);
+        Ok(Study { exp, games, cells, tables, built, inputs })
     }
 
     /// Every file the study read, pinned by its SHA-256: the experiment file (by its
-    /// name) and each bot file (by its path relative to the experiment's folder), sorted.
+    /// name), each bot file (by its path relative to the experiment's folder) and, for
+    /// an external bot, each word of its command that names a regular file (its program
+    /// or script), sorted. Computed once, when the study is built.
     pub fn inputs(&self) -> Vec<InputFile> {
-        let mut files = vec![InputFile { path: self.exp.file_name(), sha256: self.exp.sha256.clone() }];
-        for bot in self.tables.iter().flat_map(|t| &t.bots) {
+        self.inputs.clone()
+    }
+
+    fn read_inputs(exp: &Experiment, tables: &[Table]) -> Vec<InputFile> {
+        let shown = |path: &std::path::Path| path.strip_prefix(&exp.dir).unwrap_or(path).display().to_string();
+        let mut files = vec![InputFile { path: exp.file_name(), sha256: exp.sha256.clone() }];
+        for bot in tables.iter().flat_map(|t| &t.bots) {
             if let Some(src) = &bot.source {
-                let path = std::path::Path::new(&src.path);
-                let shown = path.strip_prefix(&self.exp.dir).unwrap_or(path).display().to_string();
-                files.push(InputFile { path: shown, sha256: src.sha256.clone() });
+                files.push(InputFile { path: shown(std::path::Path::new(&src.path)), sha256: src.sha256.clone() });
+            }
+            for word in bot.external.iter().flat_map(|e| &e.command) {
+                let path = std::path::Path::new(word);
+                if path.is_file() {
+                    if let Ok(bytes) = crate::tomlfile::read_bytes(path, word, true) {
+                        files.push(InputFile { path: shown(path), sha256: super::pins::sha256_hex(&bytes) });
+                    }
+                }
             }
         }
         files.sort();
