@@ -246,15 +246,7 @@ fn a_second_run_into_a_live_runs_folder_is_refused_naming_the_holder() {
     let root = scratch("lock");
     let (exp, _) = study(&root);
     let out = root.join("out");
-    let ready = root.join("ready");
-    let mut first = Command::new(env!("CARGO_BIN_EXE_cardsim"))
-        .args(["run", s(&exp), "--out", s(&out), "--quiet", "--games", "100000000"])
-        .env("CARDSIM_NOTIFY_PLAYING", &ready)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for(&ready, &mut first);
+    let first = playing_long_run(&exp, &out, &root.join("ready"));
     let err = error(&["run", s(&exp), "--out", s(&out), "--quiet"], &[]);
     assert!(err.contains(&format!("in use by another cardsim (process {} on host", first.id())), "{err}");
     assert!(error(&["run", s(&exp), "--out", s(&out), "--quiet", "--resume"], &[]).contains("in use by another cardsim"));
@@ -266,8 +258,22 @@ fn a_second_run_into_a_live_runs_folder_is_refused_naming_the_holder() {
     assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
 }
 
+/// Starts a run of `exp` into `out` far too long to finish and returns it once it is
+/// playing (it has created `ready`).
+fn playing_long_run(exp: &Path, out: &Path, ready: &Path) -> Child {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsim"))
+        .args(["run", s(exp), "--out", s(out), "--quiet", "--games", "100000000"])
+        .env("CARDSIM_NOTIFY_PLAYING", ready)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(ready, &mut child);
+    child
+}
+
 /// Waits until `child` has created `ready` (it is playing), failing if it exits first.
-pub fn wait_for(ready: &Path, child: &mut Child) {
+fn wait_for(ready: &Path, child: &mut Child) {
     let deadline = Instant::now() + Duration::from_secs(300);
     while !ready.exists() {
         if let Some(status) = child.try_wait().unwrap() {
@@ -289,15 +295,7 @@ fn a_signal_at_any_moment_leaves_a_valid_checkpoint_or_says_nothing_was_saved() 
     let (exp, _) = study(&root);
     for (i, sig) in ["INT", "TERM", "HUP"].iter().enumerate() {
         let out = root.join(format!("out{i}"));
-        let ready = root.join(format!("ready{i}"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cardsim"))
-            .args(["run", s(&exp), "--out", s(&out), "--quiet", "--games", "100000000"])
-            .env("CARDSIM_NOTIFY_PLAYING", &ready)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        wait_for(&ready, &mut child);
+        let child = playing_long_run(&exp, &out, &root.join(format!("ready{i}")));
         signal(&child, sig);
         let o = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
