@@ -20,7 +20,7 @@ pub struct MetricDef {
     pub name: &'static str,
     /// The stored integer is divided by this before printing (1000 for milliseconds → seconds).
     pub scale: u32,
-    /// One line for the README and `cardsim list`.
+    /// One line for docs/usage.md and `cardsim list`.
     pub doc: &'static str,
 }
 
@@ -33,7 +33,7 @@ pub const MAX_RATES: usize = 4;
 pub struct RateDef {
     /// CSV column stem: `name`, `name_se`, `name_ci_low`, `name_ci_high`.
     pub name: &'static str,
-    /// One line for the README and `cardsim list`.
+    /// One line for docs/usage.md and `cardsim list`.
     pub doc: &'static str,
 }
 

@@ -1,5 +1,5 @@
 //! Replays Nerts matches from their JSON Lines trace alone, the way an outside program
-//! that knows only the rules (`../shared/rules/nerts.md`) and the trace format
+//! that knows only the rules (`docs/rules/nerts.md`) and the trace format
 //! (`docs/trace-format.md`, section Nerts) would: the table is rebuilt from the `deal`
 //! event's layouts, every event is applied to it and checked against it.
 //!

@@ -83,7 +83,7 @@ pub fn nearest_preset(mean: f64) -> Preset {
 
 impl BotPlan {
     /// The bot for `fit`; `preset` None chooses the preset by pace. Fails if the result
-    /// is outside the accepted reaction values (README, "Accepted reaction values").
+    /// is outside the accepted reaction values (docs/usage.md, "Accepted reaction values").
     pub fn new(fit: &Fit, game: &str, strategy: &str, preset: Option<Preset>, label: &str) -> Result<BotPlan, String> {
         let (family, params) = (fit.family, fit.params);
         let preset_by_pace = preset.is_none();

@@ -1,5 +1,5 @@
 //! Plausible ranges of every reaction-time parameter, so that a bot file cannot break
-//! simulated time with an absurd value (README, "Bot files and experiments").
+//! simulated time with an absurd value (docs/usage.md, "Bot files and experiments").
 //!
 //! - Times in milliseconds (constant `ms`, ex-Gaussian `mu`, `sigma`, `tau`, `floor`,
 //!   shifts, per-item, Hick and Fitts times, grasp + release): finite, 0 to [`MAX_MS`].

@@ -1,5 +1,5 @@
 //! Reaction-time models: how long a bot takes to see, decide and move
-//! (`../shared/design/reaction-time.md`, section 5). All times are in milliseconds
+//! (`docs/rules/reaction-time.md`, section 5). All times are in milliseconds
 //! here; the real-time engine works in integer microseconds.
 
 pub mod distribution;
