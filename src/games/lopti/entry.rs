@@ -2,7 +2,8 @@
 
 use super::config::{Rules, FLAGS};
 use super::events::{NoObserver, Observer};
-use super::state::{play_round, Dice, State};
+use super::round::{play_round, Dice};
+use super::state::State;
 use super::strategies::{self, Params, Strategy};
 use super::trace::TraceObserver;
 use crate::bot::BotSpec;
