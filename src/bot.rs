@@ -33,6 +33,10 @@ pub struct BotSpec {
 /// The strategy name of every external bot.
 pub const EXEC: &str = "exec";
 
+/// The strategy name of a bot whose strategy a library user supplies ([`crate::api`]);
+/// the game is built with that strategy object ([`crate::games::GameEntry::build_with`]).
+pub const CUSTOM: &str = "custom";
+
 impl BotSpec {
     /// Parses `STRATEGY[@PRESET]`, or reads a bot file when the text ends in `.toml`.
     pub fn parse(text: &str) -> Result<BotSpec, String> {
@@ -105,7 +109,7 @@ impl BotSpec {
         if let Some(g) = self.game.as_deref().filter(|&g| g != game) {
             return Err(format!("--bot {}: this bot is for {}, not {game}", clip(&self.label), clip(g)));
         }
-        if self.is_external() || known.contains(&self.strategy.as_str()) {
+        if self.is_external() || self.strategy == CUSTOM || known.contains(&self.strategy.as_str()) {
             Ok(())
         } else {
             Err(format!("--bot {}: unknown strategy '{}' for {game}; known strategies: {}", clip(&self.label), clip(&self.strategy), known.join(", ")))

@@ -289,7 +289,7 @@ pub fn lopti_actions(data: &[u8]) -> Option<IllegalChoice> {
     let mut checker = lopti::invariants::InvariantChecker::default();
     let mut state = lopti::state::State::deal(n, starter, rules, &seeds, &mut checker);
     let mut dice: Vec<SimRng> = (0..n as usize).map(|s| seeds.player_rng(s)).collect();
-    let illegal = lopti::state::play_round(&mut state, &seated, lopti::state::Dice::Seats(&mut dice), &mut checker).err();
+    let illegal = lopti::round::play_round(&mut state, &seated, lopti::round::Dice::Seats(&mut dice), &mut checker).err();
     if let Some(e) = checker.error {
         panic!("{e}");
     }

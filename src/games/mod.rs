@@ -4,6 +4,7 @@ use crate::bot::BotSpec;
 use crate::runner::{MatchGame, MetricDef, RateSet};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
+use std::any::Any;
 
 pub mod lopti;
 
@@ -50,7 +51,20 @@ pub trait GameEntry: Sync {
     /// Bytes of the game's full state (`size_of`), for `cardsim bench`.
     fn state_bytes(&self) -> usize;
     /// Builds a match of `bots` under `settings`, validating both.
-    fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String>;
+    fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
+        self.build_with(bots, settings, &|_| None)
+    }
+    /// [`GameEntry::build`] where bot `i` of strategy [`CUSTOM`](crate::bot::CUSTOM)
+    /// plays the strategy `custom(i)` makes: a `Box<S>` of the game's strategy trait
+    /// object `S`, as [`Any`] (see [`custom_strategy`]).
+    fn build_with(&self, bots: &[BotSpec], settings: &Settings, custom: &dyn Fn(usize) -> Option<Box<dyn Any>>) -> Result<Box<dyn TracedGame>, String>;
+}
+
+/// The strategy of custom bot `bot` (label `label`) for a game whose strategies are `S`:
+/// the `Box<S>` that `custom(bot)` made, or a one-line error naming the bot.
+pub fn custom_strategy<S: ?Sized + 'static>(label: &str, bot: usize, custom: &dyn Fn(usize) -> Option<Box<dyn Any>>) -> Result<Box<S>, String> {
+    let made = custom(bot).ok_or_else(|| format!("--bot {}: strategy '{}' is given by a library caller, and none was", crate::output::quote::clip(label), crate::bot::CUSTOM))?;
+    made.downcast::<Box<S>>().map(|b| *b).map_err(|_| format!("--bot {}: its strategy is written for another game", crate::output::quote::clip(label)))
 }
 
 /// A runnable game that can also log one match event by event.

@@ -98,9 +98,9 @@ impl<G: RealtimeGame> GameEntry for RealtimeEntry<G> {
     fn state_bytes(&self) -> usize {
         G::STATE_BYTES
     }
-    fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
+    fn build_with(&self, bots: &[BotSpec], settings: &Settings, custom: &dyn Fn(usize) -> Option<Box<dyn std::any::Any>>) -> Result<Box<dyn TracedGame>, String> {
         let externals = crate::external::externals(bots, G::NAME, settings, G::DECISIONS)?;
-        let bots = build_table_bots(bots, G::registry(), &externals, G::external)?;
+        let bots = build_table_bots(bots, G::registry(), &externals, G::external, custom)?;
         let game = Box::new(RealtimeMatch::<G> { cfg: G::config(settings, bots.len())?, bots });
         Ok(crate::external::wrap(game, externals))
     }

@@ -21,19 +21,30 @@ pub struct Bot<S: ?Sized> {
 }
 
 /// Builds the bots of `specs` from a game's strategy registry (names already checked).
-pub fn build_bots<S: ?Sized>(specs: &[BotSpec], registry: &[Registered<S>]) -> Result<Vec<Bot<S>>, String> {
-    build_table_bots(specs, registry, &vec![None; specs.len()], |_| unreachable!("no external bot"))
+pub fn build_bots<S: ?Sized + 'static>(specs: &[BotSpec], registry: &[Registered<S>]) -> Result<Vec<Bot<S>>, String> {
+    build_table_bots(specs, registry, &vec![None; specs.len()], |_| unreachable!("no external bot"), &|_| None)
 }
 
 /// Builds the bots of `specs`: bot `i` is the game's adapter `external` around
-/// `externals[i]` when that is an external bot, else a strategy of `registry`.
-pub fn build_table_bots<S: ?Sized>(specs: &[BotSpec], registry: &[Registered<S>], externals: &Externals, external: impl Fn(Arc<ExternalBot>) -> Box<S>) -> Result<Vec<Bot<S>>, String> {
+/// `externals[i]` when that is an external bot, the strategy `custom(i)` makes when its
+/// strategy is [`CUSTOM`](crate::bot::CUSTOM) (see
+/// [`GameEntry::build_with`](crate::games::GameEntry::build_with)), else a strategy of
+/// `registry`.
+pub fn build_table_bots<S: ?Sized + 'static>(
+    specs: &[BotSpec],
+    registry: &[Registered<S>],
+    externals: &Externals,
+    external: impl Fn(Arc<ExternalBot>) -> Box<S>,
+    custom: &dyn Fn(usize) -> Option<Box<dyn std::any::Any>>,
+) -> Result<Vec<Bot<S>>, String> {
     specs
         .iter()
         .zip(externals)
-        .map(|(b, x)| {
+        .enumerate()
+        .map(|(i, (b, x))| {
             let strategy = match x {
                 Some(x) => external(x.clone()),
+                None if b.strategy == crate::bot::CUSTOM => crate::games::custom_strategy(&b.label, i, custom)?,
                 None => (registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?.make)(),
             };
             Ok(Bot { strategy, reaction: b.reaction(super::DEFAULT_PRESET) })

@@ -2,7 +2,8 @@
 
 use super::config::{Rules, FLAGS};
 use super::events::{NoObserver, Observer};
-use super::state::{play_round, Dice, State};
+use super::round::{play_round, Dice};
+use super::state::State;
 use super::strategies::{self, Params, Strategy};
 use super::trace::TraceObserver;
 use crate::bot::BotSpec;
@@ -58,7 +59,7 @@ impl GameEntry for LoptiEntry {
     fn metrics(&self) -> &'static [MetricDef] {
         &METRICS
     }
-    fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
+    fn build_with(&self, bots: &[BotSpec], settings: &Settings, custom: &dyn Fn(usize) -> Option<Box<dyn std::any::Any>>) -> Result<Box<dyn TracedGame>, String> {
         check_bots(self, bots)?;
         Rules::check_table(settings, bots.len(), &bots.iter().map(|b| b.strategy.as_str()).collect::<Vec<_>>())?;
         let params = Params { mcts_iterations: settings.get_int("lopti.mcts_iterations") as u32 };
@@ -66,8 +67,10 @@ impl GameEntry for LoptiEntry {
         let bots = bots
             .iter()
             .zip(&externals)
-            .map(|(b, x)| match x {
+            .enumerate()
+            .map(|(i, (b, x))| match x {
                 Some(x) => Ok(Box::new(super::protocol::External(x.clone())) as Box<dyn Strategy>),
+                None if b.strategy == crate::bot::CUSTOM => crate::games::custom_strategy::<dyn Strategy>(&b.label, i, custom),
                 None => strategies::build(&b.strategy, &params).ok_or_else(|| format!("--bot {}: unknown strategy", b.label)),
             })
             .collect::<Result<Vec<_>, _>>()?;

@@ -6,6 +6,7 @@
 //! - [`config`]: the `lopti.*` flags and the [`config::Rules`] they become;
 //! - [`rules`]: actions and legality (§17 `legal`);
 //! - [`state`]: the state machine (deal, swaps, turns, §17 `resolve`/`turn`);
+//! - [`round`]: the round loop, the one place that asks the bots, checking every answer;
 //! - [`view`]: what a player sees; [`strategies`]: the bots;
 //! - [`events`]: observers; [`trace`]: `cardsim trace`; [`invariants`]: LOPTI-INV-*;
 //! - [`position`]: `cardsim legal lopti`; [`entry`]: the registry entry.
@@ -18,6 +19,7 @@ pub mod pile;
 pub mod position;
 pub mod protocol;
 pub mod ranks;
+pub mod round;
 pub mod rules;
 pub mod session;
 pub mod special;

@@ -65,7 +65,7 @@ fn swaps(view: &View) -> Vec<Option<Swap>> {
 fn swap_json(s: Option<Swap>) -> Value {
     match s {
         None => json!({"action": "keep", "text": "keep"}),
-        Some(w) => json!({"action": "swap", "hand": rank_name(w.hand), "face_up": rank_name(w.face_up), "text": format!("swap hand {} for face-up {}", rank_name(w.hand), rank_name(w.face_up))}),
+        Some(w) => json!({"action": "swap", "hand": rank_name(w.hand), "face_up": rank_name(w.face_up), "text": w.to_string()}),
     }
 }
 

@@ -10,16 +10,17 @@
 //! generator, and every hidden card is drawn when it is revealed from a deal-keyed zone
 //! ([`State::hidden`]): the draw pile is zone [`DRAW_ZONE`], seat `s`'s face-down cards
 //! zone `s`. Which card comes out depends only on the zone and the cards it still holds,
-//! so every seating of a deal sees the same cards. The state holds no generator: the
-//! bots' own dice are passed to [`play_round`] ([`Dice`]).
+//! so every seating of a deal sees the same cards. The state holds no generator and
+//! never asks a bot: the round loop ([`super::round`]) asks the seated bots, with their
+//! own dice, and applies their checked answers here.
 
-use super::config::{DrawTiming, Rules, SwapOrder};
+use super::config::{DrawTiming, Rules};
 use super::events::{Event, HookEvent, Hooked, Observer, PickupReason, When};
 use super::pile::Pile;
 use super::ranks::{Rank, Ranks, THREE};
 use super::rules::{clear_cause, is_legal_play, legal_plays, Action, ClearCause, Decision};
 use super::view::{SeatInfo, View};
-use crate::rng::{rng_from, ChanceKey, MatchSeeds, SimRng};
+use crate::rng::{ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
 use crate::runner::{Ending, IllegalChoice};
 use rand::RngExt;
@@ -79,6 +80,13 @@ pub struct Swap {
     pub hand: Rank,
     /// Rank of the face-up card that goes to the hand.
     pub face_up: Rank,
+}
+
+impl std::fmt::Display for Swap {
+    /// `swap hand 5 for face-up K`, as the bot protocol writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "swap hand {} for face-up {}", super::ranks::rank_name(self.hand), super::ranks::rank_name(self.face_up))
+    }
 }
 
 /// Per-game counts reported as metrics.
@@ -746,10 +754,11 @@ impl State {
         self.end_round(Some(repeat_of), obs);
     }
 
-    /// Stops the round, capped, because the player on turn chose `action`, which he was
-    /// not offered; returns the report (seat, the turn as action index, the action).
-    pub fn stop_illegal<O: Observer>(&mut self, action: Action, obs: &mut O) -> IllegalChoice {
-        let report = IllegalChoice::new(self.current as usize, self.counters.turns as u64, action);
+    /// Stops the round, capped, because `seat` chose `choice` (an action or a setup swap),
+    /// which he was not offered; returns the report (seat, the turn as action index, the
+    /// choice).
+    pub fn stop_illegal<O: Observer>(&mut self, seat: u8, choice: impl std::fmt::Display, obs: &mut O) -> IllegalChoice {
+        let report = IllegalChoice::new(seat as usize, self.counters.turns as u64, choice);
         self.capped = true;
         self.end_round(None, obs);
         report
@@ -771,202 +780,4 @@ impl State {
         let (winner, capped, cycled, turns) = (self.match_winner(), self.capped, self.cycled, self.counters.turns);
         obs.event(self, Event::End { winner, capped, cycled, turns, repeat_of });
     }
-}
-
-/// Where the bots' own random choices come from.
-pub enum Dice<'a> {
-    /// One generator per seat: in a match, each seat's player stream
-    /// ([`MatchSeeds::player_rng`]), so no bot's dice depend on another's.
-    Seats(&'a mut [SimRng]),
-    /// One generator for every seat (a bot's own simulations).
-    Shared(&'a mut SimRng),
-}
-
-impl Dice<'_> {
-    /// The generator of seat `seat`.
-    pub fn seat(&mut self, seat: u8) -> &mut SimRng {
-        match self {
-            Dice::Seats(rngs) => &mut rngs[seat as usize],
-            Dice::Shared(rng) => rng,
-        }
-    }
-}
-
-/// Turn-start positions remembered per stretch (see [`Repeats`]); the longest stretch
-/// seen in 80,000 games of deterministic bots was 130 turns.
-pub(super) const MEMORY: usize = 1024;
-
-/// Quantities that only ever move one way during play: the draw pile, the face-down and
-/// the face-up cards shrink; the cards out of the round, the players out and the players
-/// who have taken the pile grow. Two positions that differ here can never be equal.
-fn one_way(s: &State) -> [u32; 5] {
-    let n = s.n as usize;
-    let zones: u32 = s.players[..n].iter().map(|p| p.face_down.len() * 8 + p.face_up.len()).sum();
-    [s.draw.len(), s.out.len(), zones, s.out_mask as u32, s.picked_mask as u32 | (s.received_mask as u32) << 8]
-}
-
-/// A 64-bit fingerprint of what changes within a stretch: hands (and what is known of
-/// them), the pile, the 3-run, the obligation and the player on turn.
-fn fingerprint(s: &State) -> u64 {
-    let mut h = crate::rng::splitmix64(s.current as u64 | (s.run3 as u64) << 8 | (s.obligation.map_or(7, |o| o) as u64) << 16);
-    for p in &s.players[..s.n as usize] {
-        h = crate::rng::splitmix64(h ^ p.hand.0);
-        h = crate::rng::splitmix64(h ^ p.known.0);
-    }
-    crate::rng::splitmix64(h ^ s.pile.fingerprint())
-}
-
-/// Two positions are the same if the states are equal apart from the metric counts.
-pub(super) fn same_position(a: &State, b: &State) -> bool {
-    let (mut a, mut b) = (*a, *b);
-    a.counters = Counters::default();
-    b.counters = Counters::default();
-    a == b
-}
-
-/// Finds the first turn-start position that repeats an earlier one, in constant memory.
-///
-/// A repeat can only match a position of the current *stretch*: the turns since the
-/// last change of a one-way quantity ([`one_way`]: a draw, a reveal, a clear, a
-/// takeover, a player's first pick-up or going out). Each turn start's fingerprint is
-/// compared with those of the stretch; a match is confirmed exactly by replaying the
-/// stretch from its first position (the bots are deterministic and chance is keyed by the
-/// state, so the replay is the game). So the game stops at the very first repeat. A
-/// stretch longer than `CAP` turns (never seen) falls back to Brent's algorithm, which
-/// stops it within two cycle lengths of its first repeat.
-pub(super) struct Repeats<const CAP: usize> {
-    /// The stretch's first position, with its counters.
-    anchor: State,
-    /// [`one_way`] of the anchor.
-    anchor_way: [u32; 5],
-    /// Fingerprints of the stretch's turn starts, from the anchor on (not zeroed up
-    /// front: a game rarely uses more than a few of them).
-    prints: arrayvec::ArrayVec<u64, CAP>,
-    /// Brent's algorithm past `CAP`: the saved position, the power and the steps.
-    brent: Option<(State, u32, u32)>,
-}
-
-impl<const CAP: usize> Repeats<CAP> {
-    pub(super) fn new(state: &State) -> Self {
-        Repeats { anchor: *state, anchor_way: one_way(state), prints: arrayvec::ArrayVec::new(), brent: None }
-    }
-
-    /// At a turn start: the earlier turn whose position this one repeats, if any.
-    /// `replay(from, turn)` is the position at the start of turn `turn` played on from `from`.
-    pub(super) fn repeat_of(&mut self, s: &State, replay: impl Fn(&State, u32) -> State) -> Option<u32> {
-        let way = one_way(s);
-        if self.prints.is_empty() || way != self.anchor_way {
-            self.anchor = *s;
-            self.anchor_way = way;
-            self.prints.clear();
-            self.brent = None;
-        }
-        if let Some((saved, power, steps)) = &mut self.brent {
-            if same_position(saved, s) {
-                return Some(saved.counters.turns);
-            }
-            *steps += 1;
-            if *steps >= *power {
-                *saved = *s;
-                *power *= 2;
-                *steps = 0;
-            }
-            return None;
-        }
-        let print = fingerprint(s);
-        for (i, &p) in self.prints.iter().enumerate() {
-            if p == print {
-                let turn = self.anchor.counters.turns + i as u32;
-                if same_position(&replay(&self.anchor, turn), s) {
-                    return Some(turn);
-                }
-            }
-        }
-        if self.prints.try_push(print).is_err() {
-            self.brent = Some((*s, 1, 0));
-        }
-        None
-    }
-}
-
-/// The position at the start of turn `turn`, replayed from `from` (deterministic bots).
-fn replay(from: &State, turn: u32, bots: &[&dyn super::strategies::Strategy]) -> State {
-    let mut unused = rng_from(0);
-    replay_with(from, turn, |s| {
-        // The replayed decisions were made before, legally: no report can come.
-        let _ = step(s, bots, &mut unused, &mut super::events::NoObserver);
-    })
-}
-
-/// The position at the start of turn `turn`, replayed from `from` by `step` (one decision).
-pub(super) fn replay_with(from: &State, turn: u32, mut step: impl FnMut(&mut State)) -> State {
-    let mut s = *from;
-    while s.counters.turns < turn && s.phase == Phase::Play {
-        step(&mut s);
-    }
-    s
-}
-
-/// One decision of the player on turn, made without asking when only one action is legal.
-/// An action the bot was not offered is never applied: the round stops there, capped
-/// ([`State::stop_illegal`]), and the report is returned.
-fn step<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], rng: &mut SimRng, obs: &mut O) -> Result<(), IllegalChoice> {
-    let view = state.view(state.current);
-    let legal = view.legal_actions();
-    let action = if legal.len() == 1 { legal[0] } else { bots[state.current as usize].act(&view, &legal, rng) };
-    if !legal.contains(&action) {
-        return Err(state.stop_illegal(action, obs));
-    }
-    state.apply(action, obs);
-    Ok(())
-}
-
-/// Plays a dealt round to its end: the setup swaps in the order `lopti.swap_order` says,
-/// then turns until someone goes out (or the cap). `bots[s]` decides for seat `s` from
-/// its [`View`] only, with `dice.seat(s)` as its own dice. Decisions with a single legal
-/// action are made without asking. When every bot is
-/// [`deterministic`](super::strategies::Strategy::deterministic), the game stops as
-/// `cycled` at the start of the first turn whose position repeats an earlier turn start:
-/// it would repeat forever. A bot that chooses an action it was not offered stops the
-/// round, capped; the report is the `Err`.
-pub fn play_round<O: Observer>(state: &mut State, bots: &[&dyn super::strategies::Strategy], dice: Dice<'_>, obs: &mut O) -> Result<(), IllegalChoice> {
-    play_round_remembering::<O, MEMORY>(state, bots, dice, obs)
-}
-
-/// [`play_round`] with room for `CAP` positions per stretch (tests use a small one).
-pub(super) fn play_round_remembering<O: Observer, const CAP: usize>(state: &mut State, bots: &[&dyn super::strategies::Strategy], mut dice: Dice<'_>, obs: &mut O) -> Result<(), IllegalChoice> {
-    if state.phase == Phase::Setup {
-        let mut pending = [None; MAX_SEATS];
-        let order: arrayvec::ArrayVec<u8, MAX_SEATS> = state.seats_from_starter().filter(|&s| state.swapped & (1 << s) == 0).collect();
-        for &s in &order {
-            let swap = bots[s as usize].swap(&state.view(s), dice.seat(s));
-            match state.rules.swap_order {
-                SwapOrder::Simultaneous => pending[s as usize] = swap,
-                SwapOrder::ClockwiseFromStarter => state.apply_swap(s, swap, obs),
-            }
-        }
-        if state.rules.swap_order == SwapOrder::Simultaneous {
-            for &s in &order {
-                state.apply_swap(s, pending[s as usize], obs);
-            }
-        }
-        state.start_play(obs);
-    }
-    if bots.iter().all(|b| b.deterministic()) {
-        let mut repeats = Repeats::<CAP>::new(state);
-        while state.phase == Phase::Play {
-            if state.turn.first && !state.turn.bonus {
-                if let Some(turn) = repeats.repeat_of(state, |from, turn| replay(from, turn, bots)) {
-                    state.stop_cycle(turn, obs);
-                    break;
-                }
-            }
-            step(state, bots, dice.seat(state.current), obs)?;
-        }
-    } else {
-        while state.phase == Phase::Play {
-            step(state, bots, dice.seat(state.current), obs)?;
-        }
-    }
-    Ok(())
 }

@@ -9,8 +9,8 @@
 use super::{Amount, Cond, Direction, Effect, InForce, Role, RuleBook, MAX_PARAMS, MAX_RULES};
 use crate::games::lopti::events::{Event, HookEvent, Hooked, NoObserver, Observer, When};
 use crate::games::lopti::ranks::THREE;
-use crate::games::lopti::rules::Action;
-use crate::games::lopti::state::{replay_with, Dice, Phase, Repeats, State, MEMORY};
+use crate::games::lopti::round::{self, replay_quietly, Dice, Round, Seats, MEMORY};
+use crate::games::lopti::state::{Phase, State};
 use crate::games::lopti::strategies::Strategy;
 use crate::rng::rng_from;
 use crate::runner::IllegalChoice;
@@ -32,10 +32,9 @@ pub struct Ruled<'a, O: Observer> {
     pub inner: &'a mut O,
     /// The rules in force and the round's roles.
     pub book: &'a RuleBook,
-    /// The bots, by seat (they make the choices effects leave to a player).
-    pub bots: &'a [&'a dyn Strategy],
-    /// The bots' dice, by seat.
-    pub dice: Dice<'a>,
+    /// The bots by seat, with their dice (they make the choices effects leave to a
+    /// player).
+    pub seats: Seats<'a>,
     /// What fired.
     pub fired: Fired,
     /// Set when a bot chose an action it was not offered; the round stopped there, capped.
@@ -46,68 +45,18 @@ pub struct Ruled<'a, O: Observer> {
 impl<'a, O: Observer> Ruled<'a, O> {
     /// Runs `book`'s rules with `bots` (by seat) choosing with `dice`, events to `inner`.
     pub fn new(inner: &'a mut O, book: &'a RuleBook, bots: &'a [&'a dyn Strategy], dice: Dice<'a>) -> Self {
-        Ruled { inner, book, bots, dice, fired: Fired::default(), illegal: None, depth: 0 }
+        Ruled { inner, book, seats: Seats::new(bots, dice), fired: Fired::default(), illegal: None, depth: 0 }
     }
 
     /// Plays a dealt round to its end with the rules in force, as
-    /// [`play_round`](crate::games::lopti::state::play_round) does without them: setup
-    /// swaps, then turns, deterministic bots stopped at a repeated position.
+    /// [`play_round`](crate::games::lopti::round::play_round) does without them: setup
+    /// swaps, then turns, deterministic bots stopped at a repeated position. A choice a
+    /// bot was not offered stops the round, capped; the first report is kept in
+    /// [`Ruled::illegal`].
     pub fn play(&mut self, state: &mut State) {
-        if state.phase == Phase::Setup {
-            let order: ArrayVec<u8, MAX_SEATS> = state.seats_from_starter().filter(|&s| state.swapped & (1 << s) == 0).collect();
-            let mut pending = [None; MAX_SEATS];
-            for &s in &order {
-                let swap = self.bots[s as usize].swap(&state.view(s), self.dice.seat(s));
-                match state.rules.swap_order {
-                    crate::games::lopti::config::SwapOrder::Simultaneous => pending[s as usize] = swap,
-                    crate::games::lopti::config::SwapOrder::ClockwiseFromStarter => state.apply_swap(s, swap, self),
-                }
-            }
-            if state.rules.swap_order == crate::games::lopti::config::SwapOrder::Simultaneous {
-                for &s in &order {
-                    state.apply_swap(s, pending[s as usize], self);
-                }
-            }
-            state.start_play(self);
-        }
-        if self.bots.iter().all(|b| b.deterministic()) {
-            let mut repeats = Repeats::<MEMORY>::new(state);
-            let (book, bots) = (self.book, self.bots);
-            while state.phase == Phase::Play {
-                if state.turn.first && !state.turn.bonus {
-                    let replay = |from: &State, turn: u32| {
-                        let mut unused = rng_from(0);
-                        let mut quiet = NoObserver;
-                        let mut r = Ruled::new(&mut quiet, book, bots, Dice::Shared(&mut unused));
-                        replay_with(from, turn, |s| r.step(s))
-                    };
-                    if let Some(turn) = repeats.repeat_of(state, replay) {
-                        state.stop_cycle(turn, self);
-                        break;
-                    }
-                }
-                self.step(state);
-            }
-        } else {
-            while state.phase == Phase::Play {
-                self.step(state);
-            }
-        }
-    }
-
-    /// One decision of the player on turn (made without asking when only one action is legal).
-    pub fn step(&mut self, state: &mut State) {
-        let cur = state.current;
-        let view = state.view(cur);
-        let legal = view.legal_actions();
-        let action: Action = if legal.len() == 1 { legal[0] } else { self.bots[cur as usize].act(&view, &legal, self.dice.seat(cur)) };
-        if !legal.contains(&action) {
-            // Never applied: the round stops, capped, and the first report is kept.
-            let report = state.stop_illegal(action, self);
+        if let Err(report) = round::play::<_, MEMORY>(state, self) {
             self.illegal.get_or_insert(report);
-            return;
         }
-        state.apply(action, self);
     }
 
     /// Holds the hooks of event `info` (`when`) on `state`: used by the session layer for
@@ -133,7 +82,7 @@ impl<'a, O: Observer> Ruled<'a, O> {
                         if !can_give(state, seat) {
                             break;
                         }
-                        let rank = self.bots[seat as usize].give(&state.view(seat), self.dice.seat(seat));
+                        let rank = self.seats.give(state, seat);
                         state.rule_give(seat, receiver, rank, self);
                     }
                 }
@@ -142,7 +91,7 @@ impl<'a, O: Observer> Ruled<'a, O> {
                 let mut moves: ArrayVec<(u8, u8, u8), MAX_SEATS> = ArrayVec::new();
                 for seat in targets(state, self.book, who, info) {
                     if let (Some(receiver), true) = (neighbour(state, seat, dir), can_give(state, seat)) {
-                        let rank = self.bots[seat as usize].give(&state.view(seat), self.dice.seat(seat));
+                        let rank = self.seats.give(state, seat);
                         moves.push((seat, receiver, rank));
                     }
                 }
@@ -156,7 +105,7 @@ impl<'a, O: Observer> Ruled<'a, O> {
                     if p.hand.is_empty() || p.face_up.is_empty() {
                         continue;
                     }
-                    if let Some(swap) = self.bots[seat as usize].rule_swap(&state.view(seat), self.dice.seat(seat)) {
+                    if let Some(swap) = self.seats.rule_swap(state, seat) {
                         let p = &state.players[seat as usize];
                         if p.hand.count(swap.hand) > 0 && p.face_up.count(swap.face_up) > 0 {
                             state.rule_swap(seat, swap, self);
@@ -273,6 +222,18 @@ fn holds(state: &State, book: &RuleBook, c: &Cond, params: &[u8; MAX_PARAMS], in
         Cond::Straight { plays } => top_plays(state, info, v(plays), |a, b| b.0 == a.0 + 1, |_| true),
         Cond::VotePassed(b) => info.passed == Some(b),
         Cond::SeatIs(_) | Cond::ActorIsMaker => unreachable!("validate rejects conditions on a person"),
+    }
+}
+
+impl<'a, O: Observer> Round<'a> for Ruled<'a, O> {
+    fn seats(&mut self) -> &mut Seats<'a> {
+        &mut self.seats
+    }
+
+    fn replay(&self, from: &State, turn: u32) -> State {
+        let mut unused = rng_from(0);
+        let mut quiet = NoObserver;
+        replay_quietly(&mut Ruled::new(&mut quiet, self.book, self.seats.bots(), Dice::Shared(&mut unused)), from, turn)
     }
 }
 

@@ -10,7 +10,8 @@ use crate::games::lopti::events::{Event, HookEvent, Hooked, NoObserver, Observer
 use crate::games::lopti::invariants::{check_state, InvariantChecker};
 use crate::games::lopti::ranks::{parse_rank, Rank, THREE};
 use crate::games::lopti::rules::{Action, ClearCause};
-use crate::games::lopti::state::{Dice, Phase, State, Swap};
+use crate::games::lopti::round::Dice;
+use crate::games::lopti::state::{Phase, State, Swap};
 use crate::games::lopti::strategies::{Burner, Lowest, Random, Strategy};
 use crate::games::lopti::tests::{cards, table, Table};
 use crate::games::lopti::view::View;
@@ -683,7 +684,7 @@ fn ruled_play_without_rules_is_the_base_game() {
         let mut dice_b = dice_a.clone();
         let mut quiet = NoObserver;
         Ruled::new(&mut quiet, &b, &bots, Dice::Seats(&mut dice_a)).play(&mut a);
-        crate::games::lopti::state::play_round(&mut base, &bots, Dice::Seats(&mut dice_b), &mut NoObserver).expect("built-in bots choose legal actions");
+        crate::games::lopti::round::play_round(&mut base, &bots, Dice::Seats(&mut dice_b), &mut NoObserver).expect("built-in bots choose legal actions");
         assert_eq!(a, base, "deal {g}");
     }
     let lowest: [&dyn Strategy; 2] = [&Lowest, &Lowest];
@@ -696,7 +697,7 @@ fn ruled_play_without_rules_is_the_base_game() {
         let mut d1 = [rng_from(1), rng_from(2)];
         let mut d2 = d1.clone();
         Ruled::new(&mut NoObserver, &book, &lowest, Dice::Seats(&mut d1)).play(&mut a);
-        crate::games::lopti::state::play_round(&mut base, &lowest, Dice::Seats(&mut d2), &mut NoObserver).expect("built-in bots choose legal actions");
+        crate::games::lopti::round::play_round(&mut base, &lowest, Dice::Seats(&mut d2), &mut NoObserver).expect("built-in bots choose legal actions");
         assert_eq!(a, base, "deal {g}: the repeated-position stop works the same");
         cycled += a.cycled as u32;
     }

@@ -3,7 +3,8 @@
 use super::{lowest_choice, strong_face_up_swap, Params, Registered, Strategy};
 use crate::games::lopti::events::NoObserver;
 use crate::games::lopti::rules::{Action, Actions, MAX_ACTIONS};
-use crate::games::lopti::state::{play_round, Dice, State, Swap};
+use crate::games::lopti::round::{play_round, Dice};
+use crate::games::lopti::state::{State, Swap};
 use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;

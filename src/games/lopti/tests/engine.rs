@@ -6,7 +6,8 @@ use crate::games::lopti::events::{Event, NoObserver, PickupReason};
 use crate::games::lopti::invariants::InvariantChecker;
 use crate::games::lopti::ranks::{Ranks, THREE};
 use crate::games::lopti::rules::ClearCause;
-use crate::games::lopti::state::{play_round, Dice, Phase, State, Swap};
+use crate::games::lopti::round::{play_round, Dice};
+use crate::games::lopti::state::{Phase, State, Swap};
 use crate::games::lopti::strategies::{Lowest, Random, Strategy};
 use crate::rng::{rng_from, MatchSeeds};
 

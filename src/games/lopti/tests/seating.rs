@@ -5,7 +5,8 @@
 use crate::games::lopti::config::Rules;
 use crate::games::lopti::events::{Event, Observer};
 use crate::games::lopti::ranks::{Rank, Ranks};
-use crate::games::lopti::state::{play_round, Dice, State};
+use crate::games::lopti::round::{play_round, Dice};
+use crate::games::lopti::state::State;
 use crate::games::lopti::strategies::{Burner, Lowest, Random, Strategy};
 use crate::rng::{MatchSeeds, SimRng};
 use crate::games::lopti::entry::MAX_SEATS;
