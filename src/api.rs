@@ -200,6 +200,7 @@ pub struct Match {
     seed: u64,
     threads: Option<usize>,
     seating: Seating,
+    bot_timeout: Option<f64>,
 }
 
 impl Match {
@@ -213,7 +214,7 @@ impl Match {
     /// }
     /// ```
     pub fn new(game: &str) -> Match {
-        Match { game: game.to_string(), bots: Vec::new(), sets: Vec::new(), games: 10_000, seed: 1, threads: None, seating: Seating::All }
+        Match { game: game.to_string(), bots: Vec::new(), sets: Vec::new(), games: 10_000, seed: 1, threads: None, seating: Seating::All, bot_timeout: None }
     }
 
     /// Adds a bot as `--bot` takes it: `STRATEGY[@PRESET]`, a bot file, or
@@ -308,6 +309,18 @@ impl Match {
         self
     }
 
+    /// Seconds an external bot (`exec:`) may take for one answer (`--bot-timeout`, 0.001
+    /// to 3600; default 10).
+    ///
+    /// ```rust
+    /// let err = cardsim::api::Match::new("lopti").bot("lowest").bot("random").bot_timeout(0.0).run().err().unwrap();
+    /// assert!(err.contains("--bot-timeout 0"), "{err}");
+    /// ```
+    pub fn bot_timeout(mut self, seconds: f64) -> Match {
+        self.bot_timeout = Some(seconds);
+        self
+    }
+
     /// Plays the matches and returns their summary, or a one-line error naming what is
     /// wrong (an unknown game, strategy or flag, a custom strategy of another game, a
     /// strategy that chose an action it was not offered, ...).
@@ -341,7 +354,8 @@ impl Match {
                 }
             });
         }
-        let table = Table::new(entry, specs, &self.sets, self.seating)?;
+        let mut table = Table::new(entry, specs, &self.sets, self.seating)?;
+        table.set_bot_timeout(self.bot_timeout)?;
         // Bot i of the table is entrant table_of[i] as given.
         let custom = |i: usize| match self.bots.get(table.table_of[i]) {
             Some(Entrant::Custom(_, c)) => Some((c.make)()),

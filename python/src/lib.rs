@@ -5,28 +5,24 @@
 //! released while matches play, so the bytes it returns are the bytes `cardsim match
 //! --csv` writes for the same inputs.
 
+use cardsim::api::{Match, Seating};
 use cardsim::games;
-use cardsim::output::summary::{csv_bytes, summary_rows, MatchupLabels};
-use cardsim::runner::{self, SeatingDesign};
-use cardsim::table::Table;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-/// Most matches one call plays (as `cardsim match --games`).
-const MAX_GAMES: u64 = cardsim::cli::MAX_GAMES;
-
-fn seating(name: &str) -> PyResult<SeatingDesign> {
+fn seating(name: &str) -> PyResult<Seating> {
     match name {
-        "all" => Ok(SeatingDesign::All),
-        "rotations" => Ok(SeatingDesign::Rotations),
-        "one" => Ok(SeatingDesign::One),
+        "all" => Ok(Seating::All),
+        "rotations" => Ok(Seating::Rotations),
+        "one" => Ok(Seating::One),
         other => Err(PyValueError::new_err(format!("seating={other:?}: must be \"all\", \"rotations\" or \"one\""))),
     }
 }
 
 /// Plays `games` matches of `game` between `bots` (the `--bot` texts; empty: the game's
-/// default bots) under the `--set` texts `sets`, and returns the summary CSV's bytes.
+/// default bots) under the `--set` texts `sets` through [`cardsim::api::Match`], with the
+/// GIL released, and returns the summary CSV's bytes.
 #[pyfunction]
 #[pyo3(signature = (game, bots, games, seed, threads, sets, seating_name, bot_timeout=None))]
 #[allow(clippy::too_many_arguments)]
@@ -41,31 +37,20 @@ fn match_csv<'py>(
     seating_name: &str,
     bot_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let err = |e: String| PyValueError::new_err(e);
-    if games == 0 || games > MAX_GAMES {
-        return Err(err(format!("games={games}: must be from 1 to {MAX_GAMES}")));
+    let mut m = Match::new(game).games(games).seed(seed).seating(seating(seating_name)?);
+    for b in &bots {
+        m = m.bot(b);
     }
-    let mut table = Table::parse(game, &bots, &sets, seating(seating_name)?).map_err(err)?;
-    table.set_bot_timeout(bot_timeout).map_err(err)?;
-    let threads = match threads {
-        Some(0) => return Err(err("threads=0: must be at least 1".into())),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let cfg = table.run_config(games, seed, true);
-    let bytes = py
-        .detach(|| -> Result<Vec<u8>, String> {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
-            let game = table.build()?;
-            let stats = pool.install(|| runner::run(game.as_match_game(), &cfg));
-            stats.check_strategies(&table.labels(), cfg.seed, &table.trace_command(cfg.seed))?;
-            let labels = table.labels();
-            let flags = table.settings.non_default();
-            let seating = format!("{:?}", cfg.seating).to_lowercase();
-            let rows = summary_rows(&MatchupLabels { game: table.entry.name(), bots: &labels, flags: &flags, seed: cfg.seed, seating: &seating }, &stats, game.metrics());
-            csv_bytes(&rows)
-        })
-        .map_err(err)?;
+    for s in &sets {
+        m = m.set(s);
+    }
+    if let Some(t) = threads {
+        m = m.threads(t);
+    }
+    if let Some(s) = bot_timeout {
+        m = m.bot_timeout(s);
+    }
+    let bytes = py.detach(|| m.run().and_then(|summary| summary.csv())).map_err(PyValueError::new_err)?;
     Ok(PyBytes::new(py, &bytes))
 }
 

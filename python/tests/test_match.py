@@ -66,8 +66,12 @@ def test_bad_input_raises_the_one_line_message():
         cardsim.match("chess", [])
     with pytest.raises(ValueError, match="unknown strategy"):
         cardsim.match("spit", ["nosuch", "greedy"])
-    with pytest.raises(ValueError, match="games=0"):
+    with pytest.raises(ValueError, match="--games"):
         cardsim.match("spit", [], games=0)
+    with pytest.raises(ValueError, match="--threads"):
+        cardsim.match("spit", [], threads=0)
+    with pytest.raises(ValueError, match="--bot-timeout"):
+        cardsim.match("spit", [], bot_timeout=-1)
     with pytest.raises(ValueError, match="seating"):
         cardsim.match("spit", [], seating="some")
     with pytest.raises(TypeError):
