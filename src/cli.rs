@@ -382,6 +382,8 @@ struct TraceArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     format: TraceFormat,
+    #[command(flatten)]
+    filter: crate::trace::TraceFilter,
 }
 
 /// Runs a parsed command line.
@@ -874,16 +876,24 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
     };
     let game = p.build()?;
     let seats = game.seats();
+    if let Some(seat) = a.filter.seat.filter(|&s| s >= seats) {
+        return Err(format!("--seat {seat}: this table has seats 0 to {}", seats - 1));
+    }
     let cfg = p.run_config(a.index.saturating_add(1), seed, true);
     let (seat_bots, seeds) = cfg.match_at(seats, a.index);
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    let mut sink = StreamSink::new(&mut lock, a.format);
+    let mut stream = StreamSink::new(&mut lock, a.format);
+    let mut sink = crate::trace::FilterSink::new(&mut stream, a.filter);
     sink.event(match_start(&p, &cfg, matchup, a.index, &seat_bots[..seats]));
     let rec = game.trace(&seat_bots[..seats], &seeds, &mut sink);
-    match sink.error {
+    let deals = sink.deals;
+    match stream.error {
         Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(format!("writing the trace: {e}")),
         _ => {}
+    }
+    if let Some(k) = a.filter.deal.filter(|&k| k >= deals) {
+        return Err(format!("--deal {k}: match {} has {deals} deal(s), 0 to {}", a.index, deals.saturating_sub(1)));
     }
     match rec.illegal {
         None => Ok(()),
