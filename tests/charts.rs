@@ -341,3 +341,26 @@ fn plot_a_real_results_folder() {
     }
 }
 
+
+#[test]
+fn long_names_on_the_x_axis_are_turned_so_none_covers_another() {
+    // A swept `set`: the baseline (no flag, shown as `(none)`) and six long flag texts.
+    let mut csv = String::from("point,set,figure,bot,value,se,ci_low,ci_high,diff,diff_se,diff_ci_low,diff_ci_high,p_value,change\n");
+    let values = ["", "spit.num_stockpiles=4", "spit.alternate_colors=true", "spit.round_end_allocation=first_out_chooses", "spit.stall_spit_target=any", "spit.play_target=own", "spit.scoring=points"];
+    for (i, v) in values.iter().enumerate() {
+        let d = if i == 0 { "0,0,0,0,1," } else { "0.01,0.01,-0.01,0.03,0.3," };
+        csv += &format!("{},{v},seat0_edge,,0.01,0.01,-0.01,0.03,{d}\n{},{v},score,a,0.5,0.01,0.48,0.52,{d}\n{},{v},score,b,0.5,0.01,0.48,0.52,{d}\n", i + 1, i + 1, i + 1);
+    }
+    let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS), ("sweep.csv", &csv)])).unwrap();
+    let sweep = text(&out, "sweep.svg");
+    // Each name once per panel, each in a text element turned a quarter (reading down).
+    // (A name past 40 characters is cut, with an ellipsis.)
+    for name in ["(none)", "spit.num_stockpiles=4", "spit.round_end_allocation=first_out_cho…", "spit.scoring=points"] {
+        let texts: Vec<&str> = sweep.split("<text").skip(1).filter(|t| t.split_once('>').unwrap().1.trim_start().starts_with(&format!("{name}\n"))).collect();
+        assert_eq!(texts.len(), 2, "{name}: once in each panel");
+        assert!(texts.iter().all(|t| t.contains("transform=\"rotate(90,")), "{name} is turned");
+    }
+    // Short names stay level.
+    let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS), ("sweep.csv", SWEEP_BOOL)])).unwrap();
+    assert!(!text(&out, "sweep.svg").contains("rotate(90,"));
+}

@@ -13,7 +13,9 @@
 //! The x axis of a sweep is discrete for whole-number, `true`/`false` and named values
 //! (a tick per value, none between, `false` before `true`, numbers in numeric order,
 //! evenly spaced): points with interval bars, never a line from one value to the
-//! next. Only other numbers get a numeric axis with lines and shaded bands.
+//! next. Only other numbers get a numeric axis with lines and shaded bands. Names too
+//! long to sit side by side (a swept `set`) are turned a quarter, reading downwards,
+//! cut at 40 characters; an empty value (`set` with no flag) is shown as `(none)`.
 //!
 //! The output is byte-identical for the same input: no clock, no hash-map order, every
 //! series in the order of the CSV rows or sorted, and no system font is read (plotters
@@ -24,6 +26,7 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -35,6 +38,8 @@ const WIDTH: u32 = 960;
 const LEGEND: u32 = 300;
 /// Most characters of a row or category label.
 const ROW_LABEL: usize = 64;
+/// Most characters of a category label on an x axis.
+const X_LABEL: usize = 40;
 /// Most bins of a length histogram (about: the width is rounded up to 1, 2 or 5 times
 /// a power of ten).
 const MAX_BINS: f64 = 60.0;
@@ -445,9 +450,19 @@ impl Axis {
 
     fn label(&self, v: f64) -> String {
         match &self.names {
-            Some(names) => names.get(v.round() as usize).filter(|_| v >= -0.5).map(|s| clip_label(s, ROW_LABEL)).unwrap_or_default(),
+            // An empty value (a swept `set` with no flag: the rules as they are) is named.
+            Some(names) => names.get(v.round() as usize).filter(|_| v >= -0.5).map(|s| if s.is_empty() { "(none)".into() } else { clip_label(s, ROW_LABEL) }).unwrap_or_default(),
             None => num_label(v),
         }
+    }
+
+    /// Extra pixels below the plot when this axis, as the x axis, names categories too
+    /// long to sit side by side: its labels are then turned a quarter (reading
+    /// downwards) so none covers another.
+    fn turned_labels(&self) -> Option<u32> {
+        let names = self.names.as_ref()?;
+        let widest = names.iter().map(|n| clip_label(n, X_LABEL).chars().count()).max().unwrap_or(0) as u32;
+        (names.len() as u32 * (7 * widest + 10) > WIDTH - LEGEND - 100).then_some(6 * widest + 8)
     }
 
     fn coord(&self) -> Ticked {
@@ -488,14 +503,16 @@ fn drawing<E: std::fmt::Display>(e: E) -> String {
 /// A chart with its caption, axes, grid and tick labels drawn; `y_area` is the width
 /// of the y labels in pixels.
 fn frame<'a, 'b>(area: &'a Area<'b>, caption: &str, x: &Axis, y: &Axis, y_area: u32) -> Result<Chart<'a, 'b>, String> {
+    let turned = x.turned_labels();
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 16))
         .margin(12)
-        .x_label_area_size(48)
+        .x_label_area_size(48 + turned.unwrap_or(0))
         .y_label_area_size(y_area)
         .build_cartesian_2d(x.coord(), y.coord())
         .map_err(drawing)?;
-    let fx = |v: &f64| x.label(*v);
+    // Turned labels are drawn below, each starting at its tick.
+    let fx = |v: &f64| if turned.is_some() { String::new() } else { x.label(*v) };
     let fy = |v: &f64| y.label(*v);
     chart
         .configure_mesh()
@@ -508,6 +525,14 @@ fn frame<'a, 'b>(area: &'a Area<'b>, caption: &str, x: &Axis, y: &Axis, y_area: 
         .bold_line_style(RGBColor(228, 228, 228))
         .draw()
         .map_err(drawing)?;
+    if turned.is_some() {
+        let (bx, by) = area.get_base_pixel();
+        let style = (FONT, 13).into_font().transform(FontTransform::Rotate90).color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
+        for t in &x.ticks {
+            let (px, py) = chart.backend_coord(&(*t, y.lo));
+            area.draw(&Text::new(clip_label(&x.label(*t), X_LABEL), (px - bx, py - by + 8), style.clone())).map_err(drawing)?;
+        }
+    }
     Ok(chart)
 }
 
@@ -751,8 +776,9 @@ fn sweep_svg(s: &Sweep) -> Result<Vec<u8>, String> {
     let y_all: Vec<f64> = panels.iter().flat_map(|(_, b)| b.iter().flat_map(|(_, p)| p.iter().flat_map(|q| [q.2, q.3]))).collect();
     let fair_values: Vec<f64> = fair.iter().map(|(_, n)| 1.0 / *n as f64).collect();
     let multiple = panels.len() > 1;
-    let panel_height = if multiple { PANEL } else { SCORE_PANEL };
-    let height = panel_height * panels.len().max(1) as u32 + EDGE_PANEL;
+    let extra = x.axis.turned_labels().unwrap_or(0);
+    let panel_height = if multiple { PANEL } else { SCORE_PANEL } + extra;
+    let height = panel_height * panels.len().max(1) as u32 + EDGE_PANEL + extra;
 
     svg(height, |root| {
         let (plots, keys) = root.split_horizontally(WIDTH - LEGEND);
