@@ -3,6 +3,7 @@
 use crate::games;
 use crate::experiment::Experiment;
 use crate::output::console::Console;
+use crate::output::format::{ExportArgs, Table as FormatTable};
 use crate::output::summary::{print_summary, summary_rows, write_csv, MatchupLabels, SummaryRow};
 use crate::output::OutputPath;
 use crate::runner::{self, RunConfig, SeatingDesign};
@@ -67,6 +68,38 @@ enum Command {
     /// Fit measured move times (ms) with an ex-Gaussian and a shifted lognormal by maximum
     /// likelihood, and optionally write a bot that plays at that pace (see docs/fit-rt.md).
     FitRt(crate::fit::command::FitRtArgs),
+    /// Write one self-contained HTML page of a results folder (verdicts, charts, every
+    /// CSV as a table, the manifest) that opens in a browser without a network.
+    Report(ReportArgs),
+    /// Print a shell completion script (bash, zsh or fish), generated from these options.
+    Completions(CompletionsArgs),
+    /// Print the man page of cardsim, or with --dir write one page per command there.
+    Man(ManArgs),
+}
+
+#[derive(Args, Debug)]
+struct ReportArgs {
+    /// A results folder written by `cardsim run` (or `merge`, `balance --out`).
+    dir: PathBuf,
+    /// Where the page goes (default: DIR/report.html; `-` is standard output). Written
+    /// whole at the end; never one of the folder's results files.
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct CompletionsArgs {
+    /// The shell, e.g. `cardsim completions bash > ~/.local/share/bash-completion/completions/cardsim`.
+    #[arg(value_enum)]
+    shell: crate::output::manual::Shell,
+}
+
+#[derive(Args, Debug)]
+struct ManArgs {
+    /// Write cardsim.1 and cardsim-COMMAND.1 for every command into this existing
+    /// folder (e.g. ~/.local/share/man/man1) instead of printing cardsim.1.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -103,6 +136,8 @@ struct LegalArgs {
     /// key given twice, a pile of more than 44 plays or a fifth card of a rank is an error.
     #[arg(long, value_name = "FILE|-")]
     position: String,
+    #[command(flatten)]
+    export: ExportArgs,
 }
 
 #[derive(Args, Debug)]
@@ -181,6 +216,9 @@ struct BalanceArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    // The table exported: the paired comparisons (the rows of sweep.csv).
+    #[command(flatten)]
+    export: ExportArgs,
 }
 
 #[derive(Args, Debug)]
@@ -279,12 +317,8 @@ struct MatchArgs {
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Write the summary as CSV to PATH, checked before the first match (a missing
-    /// folder, a folder, a read-only file are errors). A file is replaced atomically
-    /// (through a symlink: its target), a pipe or device is written directly, and `-`
-    /// is standard output (the summary then goes to standard error).
-    #[arg(long, value_name = "PATH")]
-    csv: Option<PathBuf>,
+    #[command(flatten)]
+    export: ExportArgs,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -324,6 +358,9 @@ struct SprtArgs {
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    // The table exported: one row per batch printed (see `sprt_row`).
+    #[command(flatten)]
+    export: ExportArgs,
 }
 
 #[derive(Args, Debug)]
@@ -345,6 +382,8 @@ struct TraceArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     format: TraceFormat,
+    #[command(flatten)]
+    filter: crate::trace::TraceFilter,
 }
 
 /// Runs a parsed command line.
@@ -376,7 +415,52 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Bench(a) => run_bench(a),
         Command::FitRt(a) => crate::fit::command::run(a),
         Command::BotCheck(a) => crate::external::check::run(a),
+        Command::Report(a) => run_report(a),
+        Command::Completions(a) => {
+            use clap::CommandFactory;
+            OutputPath::check("completions", std::path::Path::new("-"))?.write(&crate::output::manual::completions(Cli::command(), a.shell))
+        }
+        Command::Man(a) => run_man(a),
     }
+}
+
+/// `cardsim report DIR [--out PATH]`.
+fn run_report(a: ReportArgs) -> Result<(), String> {
+    use crate::output::report;
+    let out_path = a.out.clone().unwrap_or_else(|| a.dir.join(report::DEFAULT_NAME));
+    let out = OutputPath::check("--out", &out_path)?;
+    if a.dir.is_dir() {
+        for entry in std::fs::read_dir(&a.dir).map_err(|e| format!("report {}: cannot read: {e}", crate::output::clip_path(&a.dir)))? {
+            let path = entry.map_err(|e| format!("report {}: cannot read: {e}", crate::output::clip_path(&a.dir)))?.path();
+            if path.file_name().is_some_and(|n| n != report::DEFAULT_NAME) {
+                out.refuse_input(&path)?;
+            }
+        }
+    }
+    let page = report::render(&a.dir)?;
+    out.write(&page)?;
+    let mut console = Console::stdout();
+    wrote(&mut console, &out);
+    console.finish()
+}
+
+/// `cardsim man [--dir DIR]`: every page rendered first, then each written whole.
+fn run_man(a: ManArgs) -> Result<(), String> {
+    use clap::CommandFactory;
+    let Some(dir) = a.dir else {
+        return OutputPath::check("man", std::path::Path::new("-"))?.write(&crate::output::manual::man_page(Cli::command())?);
+    };
+    if !dir.is_dir() {
+        return Err(format!("--dir {}: not a folder", crate::output::clip_path(&dir)));
+    }
+    let pages = crate::output::manual::man_pages(Cli::command())?;
+    let outs: Vec<OutputPath> = pages.iter().map(|(name, _)| OutputPath::check("--dir", &dir.join(name))).collect::<Result<_, _>>()?;
+    let mut console = Console::stdout();
+    for (o, (_, bytes)) in outs.iter().zip(&pages) {
+        o.write(bytes)?;
+        wrote(&mut console, o);
+    }
+    console.finish()
 }
 
 fn run_bench(a: BenchArgs) -> Result<(), String> {
@@ -486,14 +570,38 @@ fn run_legal(a: LegalArgs) -> Result<(), String> {
     if games::find(&a.game)?.name() != "lopti" {
         return Err(format!("legal: no position query for {}; only lopti has one", a.game));
     }
+    let exports = a.export.check()?;
     let path = std::path::Path::new(&a.position);
+    if a.position != "-" {
+        exports.refuse_input(path)?;
+    }
     let text = crate::tomlfile::read_text(path, &format!("--position {}", crate::output::clip_path(path)))?;
     let lines = games::lopti::position::legal_lines(&text)?;
-    let mut out = Console::stdout();
+    let mut out = if exports.takes_stdout() { Console::stderr() } else { Console::stdout() };
     for l in &lines {
         let _ = writeln!(out, "{l}");
     }
+    exports.write(&legal_table(&lines), &mut out)?;
     out.finish()
+}
+
+/// The export table of `cardsim legal`: per legal action the line printed (`action`),
+/// its `kind` (`play`, `pickup`, `blind`, `pass`) and for a play (`play RANK xCOUNT`)
+/// its `rank` and `count`.
+fn legal_table(lines: &[String]) -> FormatTable {
+    let header = ["action", "kind", "rank", "count"].map(String::from).to_vec();
+    let rows = lines
+        .iter()
+        .map(|line| {
+            let words: Vec<&str> = line.split(' ').collect();
+            let (rank, count) = match words.as_slice() {
+                ["play", rank, count] => (rank.to_string(), count.trim_start_matches('x').to_string()),
+                _ => (String::new(), String::new()),
+            };
+            vec![line.clone(), words[0].to_string(), rank, count]
+        })
+        .collect();
+    FormatTable { header, rows }
 }
 
 
@@ -569,19 +677,16 @@ fn run_matchup(p: &Table, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: us
 
 fn run_match(a: MatchArgs) -> Result<(), String> {
     check_count("--games", a.games, 1, MAX_GAMES)?;
-    let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
+    let exports = a.export.check()?;
     let t = &a.game.table;
     let mut p = Table::parse(&a.game.game, &t.bot_texts()?, &t.sets, t.seats.design())?;
     p.set_bot_timeout(t.bot_timeout)?;
     let (pool, threads) = thread_pool(a.threads)?;
     let cfg = p.run_config(a.games, t.seed, a.quiet);
-    // With the CSV on standard output, the summary for people goes to standard error.
-    let mut out = if csv.as_ref().is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
+    // With an export on standard output, the summary for people goes to standard error.
+    let mut out = if exports.takes_stdout() { Console::stderr() } else { Console::stdout() };
     let rows = run_matchup(&p, &cfg, &pool, threads, &mut out)?;
-    if let Some(csv) = &csv {
-        write_csv(csv, &rows)?;
-        wrote(&mut out, csv);
-    }
+    exports.write(&FormatTable::from_rows(&rows), &mut out)?;
     out.finish()
 }
 
@@ -669,20 +774,21 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
 /// Prints a finished study and replaces its results folder with the new files at once
 /// ([`crate::experiment::folder::replace`]).
 fn write_study(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path) -> Result<(), String> {
-    write_study_with(study, state, out, Vec::new())
+    let mut console = Console::stdout();
+    write_study_with(study, state, out, Vec::new(), &mut console)?;
+    console.finish()
 }
 
-/// [`write_study`] with `extra` files written beside the study's own.
-fn write_study_with(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path, extra: Vec<(String, Vec<u8>)>) -> Result<(), String> {
+/// [`write_study`] with `extra` files written beside the study's own, printing to
+/// `console`. A closed standard output (| head) must not cost the files: printing goes
+/// through a [`Console`], which keeps its error until the caller finishes it.
+fn write_study_with(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path, extra: Vec<(String, Vec<u8>)>, console: &mut Console) -> Result<(), String> {
     let mut files = extra;
     files.extend(study.files(state)?);
-    // A closed standard output (| head) must not cost the files: printing goes through a
-    // Console, which keeps its error until the files are written.
-    let mut console = Console::stdout();
-    study.print(&mut console, state)?;
+    study.print(console, state)?;
     crate::experiment::folder::replace(out, &files)?;
     let _ = writeln!(console, "wrote {}/ ({})", out.display(), files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "));
-    console.finish()
+    Ok(())
 }
 
 /// The experiment file equivalent to a `cardsim balance` command line.
@@ -725,14 +831,19 @@ fn run_balance(a: BalanceArgs) -> Result<(), String> {
         }
         None => None,
     };
+    let exports = a.export.check()?;
     let (pool, _) = thread_pool(a.threads)?;
     let state = pool.install(|| study.play(Shard::ALL, a.quiet))?;
+    let mut console = if exports.takes_stdout() { Console::stderr() } else { Console::stdout() };
     let written = match &a.out {
-        Some(out) => write_study_with(&study, &state, out, vec![("experiment.toml".into(), text.into_bytes())]),
-        None => study.print(&mut std::io::stdout().lock(), &state),
+        Some(out) => write_study_with(&study, &state, out, vec![("experiment.toml".into(), text.into_bytes())], &mut console),
+        None => study.print(&mut console, &state),
     };
     drop(lock);
-    written
+    written?;
+    let (header, rows) = study.sweep_table(&state);
+    exports.write(&FormatTable { header, rows }, &mut console)?;
+    console.finish()
 }
 
 fn run_merge(a: MergeArgs) -> Result<(), String> {
@@ -765,16 +876,24 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
     };
     let game = p.build()?;
     let seats = game.seats();
+    if let Some(seat) = a.filter.seat.filter(|&s| s >= seats) {
+        return Err(format!("--seat {seat}: this table has seats 0 to {}", seats - 1));
+    }
     let cfg = p.run_config(a.index.saturating_add(1), seed, true);
     let (seat_bots, seeds) = cfg.match_at(seats, a.index);
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    let mut sink = StreamSink::new(&mut lock, a.format);
+    let mut stream = StreamSink::new(&mut lock, a.format);
+    let mut sink = crate::trace::FilterSink::new(&mut stream, a.filter);
     sink.event(match_start(&p, &cfg, matchup, a.index, &seat_bots[..seats]));
     let rec = game.trace(&seat_bots[..seats], &seeds, &mut sink);
-    match sink.error {
+    let deals = sink.deals;
+    match stream.error {
         Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(format!("writing the trace: {e}")),
         _ => {}
+    }
+    if let Some(k) = a.filter.deal.filter(|&k| k >= deals) {
+        return Err(format!("--deal {k}: match {} has {deals} deal(s), 0 to {}", a.index, deals.saturating_sub(1)));
     }
     match rec.illegal {
         None => Ok(()),
@@ -801,12 +920,14 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     if game.seats() != 2 {
         return Err(format!("sprt: {} needs 2 seats for a paired comparison", a.game));
     }
+    let exports = a.export.check()?;
     let (pool, threads) = thread_pool(a.threads)?;
     // The table sorts the bots by label; A is the bot given first.
     let ia = p.table_of.iter().position(|&given| given == 0).expect("A is one of the bots");
     let cfg = p.run_config(u64::MAX / 4, a.seed, true);
     let (lo, hi) = sprt.bounds();
-    let mut out = Console::stdout();
+    let mut out = if exports.takes_stdout() { Console::stderr() } else { Console::stdout() };
+    let mut table = FormatTable { header: SPRT_COLUMNS.map(String::from).to_vec(), rows: Vec::new() };
     let io = |e: std::io::Error| e.to_string();
     writeln!(out, "SPRT {} | A = {} vs B = {} | {} | seed {} | H0: {model} Elo {} H1: {} alpha {} beta {} | LLR bounds [{lo:.3}, {hi:.3}]",
         p.entry.name(), a.bots[0], a.bots[1], if p.settings.non_default().is_empty() { "default rules".into() } else { p.settings.non_default() },
@@ -818,6 +939,7 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
             batches += 1;
             if batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue {
                 let _ = writeln!(out, "games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  pentanomial {:?}", st.games, st.llr, st.penta);
+                table.rows.push(sprt_row(st, (lo, hi)));
             }
         })
     });
@@ -837,7 +959,40 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
         last.games, last.deals, last.llr, ps.mean, elo, elo_lo, elo_hi, nelo, nelo_lo, nelo_hi,
         if last.verdict == SprtVerdict::Continue { "" } else { " (estimates after a sequential stop are biased away from the bound that was not reached)" }).map_err(io)?;
     eprintln!("{} matches in {secs:.1} s on {threads} threads", last.games);
+    if table.rows.last().is_none_or(|r| r[0] != last.games.to_string()) {
+        table.rows.push(sprt_row(&last, (lo, hi)));
+    }
+    if last.verdict == SprtVerdict::Continue {
+        let state = table.header.iter().position(|h| h == "state").expect("a column");
+        table.rows.last_mut().expect("a row")[state] = "no decision".into();
+    }
+    exports.write(&table, &mut out)?;
     out.finish()
+}
+
+/// The columns of `sprt`'s export, one row per batch printed: the matches and deals so
+/// far, the log-likelihood ratio and its bounds, the five pentanomial counts (deals in
+/// which A scored 0, 1/4, 1/2, 3/4, 1 over its two seatings), the state of the test
+/// (`continue`, `H0`, `H1`, or `no decision` on the last row of a run stopped by
+/// --max-games; that last batch is always a row) and A's paired score and logistic Elo with their 95% intervals.
+const SPRT_COLUMNS: [&str; 16] = ["games", "deals", "llr", "llr_lower", "llr_upper", "penta_0", "penta_1", "penta_2", "penta_3", "penta_4", "state",
+    "score", "score_se", "elo", "elo_ci_low", "elo_ci_high"];
+
+/// One row of [`SPRT_COLUMNS`] for a batch's status.
+fn sprt_row(st: &crate::sequential::SprtStatus, (lo, hi): (f64, f64)) -> Vec<String> {
+    use crate::stats::{elo_with_interval, paired_score, SprtVerdict, Z_95};
+    let ps = paired_score(&st.penta);
+    let (elo, elo_lo, elo_hi) = elo_with_interval(&ps, Z_95);
+    let e = |x: f64| if x.is_finite() { format!("{:.2}", x + 0.0) } else if x > 0.0 { "inf".into() } else { "-inf".into() };
+    let state = match st.verdict {
+        SprtVerdict::AcceptH1 => "H1",
+        SprtVerdict::AcceptH0 => "H0",
+        SprtVerdict::Continue => "continue",
+    };
+    let mut row = vec![st.games.to_string(), st.deals.to_string(), format!("{:.6}", st.llr), format!("{lo:.6}"), format!("{hi:.6}")];
+    row.extend(st.penta.iter().map(|c| c.to_string()));
+    row.extend([state.to_string(), format!("{:.6}", ps.mean), format!("{:.6}", ps.se()), e(elo), e(elo_lo), e(elo_hi)]);
+    row
 }
 
 /// The first event of every trace: what was played, by whom, under which rules.

@@ -86,3 +86,111 @@ impl TraceSink for VecSink {
         self.0.push(ev);
     }
 }
+
+/// Which events of a match `cardsim trace` prints (`--deal`, `--seat`).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct TraceFilter {
+    /// Only the events of the match's deal K (counted from 0): from its `deal` event to
+    /// the next one (a Nerts match plays deals until a team reaches the target, a Spit
+    /// match rounds, a Speed or Lopti match one). The `match_start` and `match_end`
+    /// events are always printed.
+    #[arg(long = "deal", value_name = "K")]
+    pub deal: Option<u64>,
+    /// Only the events of seat S and those of the table (events with no seat, and the
+    /// ends of deals, rounds and the match).
+    #[arg(long = "seat", value_name = "S")]
+    pub seat: Option<usize>,
+}
+
+/// Events of a table kept by `--seat` even when a seat is named in them (a deal's
+/// caller, a round's winner).
+const TABLE_EVENTS: [&str; 5] = ["match_start", "deal", "deal_end", "round_end", "match_end"];
+
+/// A sink passing on the events a [`TraceFilter`] keeps.
+pub struct FilterSink<'a> {
+    inner: &'a mut dyn TraceSink,
+    filter: TraceFilter,
+    /// `deal` events seen so far.
+    pub deals: u64,
+}
+
+impl<'a> FilterSink<'a> {
+    /// A sink keeping the events of `filter`, passing them to `inner`.
+    pub fn new(inner: &'a mut dyn TraceSink, filter: TraceFilter) -> Self {
+        FilterSink { inner, filter, deals: 0 }
+    }
+}
+
+impl TraceSink for FilterSink<'_> {
+    fn event(&mut self, ev: TraceEvent) {
+        if ev.kind == "deal" {
+            self.deals += 1;
+        }
+        let in_deal = match self.filter.deal {
+            None => true,
+            Some(k) => ev.kind == "match_start" || ev.kind == "match_end" || self.deals == k + 1,
+        };
+        let in_seat = match (self.filter.seat, ev.seat) {
+            (Some(want), Some(seat)) => seat == want || TABLE_EVENTS.contains(&ev.kind),
+            _ => true,
+        };
+        if in_deal && in_seat {
+            self.inner.event(ev);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(kind: &'static str, seat: Option<usize>) -> TraceEvent {
+        TraceEvent { time: None, seat, kind, detail: Map::new(), text: String::new() }
+    }
+
+    /// A match of two deals: start, deal 0 (seat 0 plays, seat 1 plays, seat 1 ends it),
+    /// deal 1 (seat 0 plays, a stall), end.
+    fn events() -> Vec<TraceEvent> {
+        vec![
+            ev("match_start", None),
+            ev("deal", None),
+            ev("play", Some(0)),
+            ev("play", Some(1)),
+            ev("deal_end", Some(1)),
+            ev("deal", None),
+            ev("play", Some(0)),
+            ev("stall", None),
+            ev("match_end", None),
+        ]
+    }
+
+    fn kept(filter: TraceFilter) -> (Vec<(&'static str, Option<usize>)>, u64) {
+        let mut out = VecSink::default();
+        let mut sink = FilterSink::new(&mut out, filter);
+        for e in events() {
+            sink.event(e);
+        }
+        let deals = sink.deals;
+        (out.0.iter().map(|e| (e.kind, e.seat)).collect(), deals)
+    }
+
+    #[test]
+    fn deal_keeps_that_deal_and_the_match_ends() {
+        let (k, deals) = kept(TraceFilter { deal: Some(1), seat: None });
+        assert_eq!(k, [("match_start", None), ("deal", None), ("play", Some(0)), ("stall", None), ("match_end", None)]);
+        assert_eq!(deals, 2);
+        let (k, _) = kept(TraceFilter { deal: Some(0), seat: None });
+        assert_eq!(k, [("match_start", None), ("deal", None), ("play", Some(0)), ("play", Some(1)), ("deal_end", Some(1)), ("match_end", None)]);
+        let (k, _) = kept(TraceFilter { deal: Some(2), seat: None });
+        assert_eq!(k, [("match_start", None), ("match_end", None)]);
+    }
+
+    #[test]
+    fn seat_keeps_its_events_and_the_tables() {
+        let (k, _) = kept(TraceFilter { deal: None, seat: Some(0) });
+        assert_eq!(k, [("match_start", None), ("deal", None), ("play", Some(0)), ("deal_end", Some(1)), ("deal", None), ("play", Some(0)), ("stall", None), ("match_end", None)]);
+        let (k, _) = kept(TraceFilter { deal: Some(0), seat: Some(1) });
+        assert_eq!(k, [("match_start", None), ("deal", None), ("play", Some(1)), ("deal_end", Some(1)), ("match_end", None)]);
+        assert_eq!(kept(TraceFilter::default()).0.len(), events().len(), "no filter keeps everything");
+    }
+}

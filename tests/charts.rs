@@ -86,14 +86,18 @@ fn a_sweep_folder_gives_sweep_differences_and_lengths_charts() {
     let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS), ("sweep.csv", SWEEP), ("manifest.toml", "x = 1\n")])).unwrap();
     assert_eq!(names(&out), ["sweep.svg", "differences.svg", "lengths.svg"]);
     let sweep = text(&out, "sweep.svg");
-    assert_svg(sweep, &["Score (win = 1) of each bot by bot0.look.mu, with 95% interval", "Seat 0 edge", "bot0.look.mu (first swept parameter)", "bot 0: smart@skilled", "bot 1: greedy@skilled", "fair share 1/2"]);
+    assert_svg(sweep, &["How does each bot&apos;s score change with bot0.look.mu? (win = 1, 95% interval)", "Does the first seat have an edge at each bot0.look.mu?", "bot0.look.mu (first swept parameter)", "bot 0: smart@skilled", "bot 1: greedy@skilled", "fair share 1/2"]);
+    // A whole-number parameter: a tick at each value swept and nowhere else (in both panels).
+    let big: Vec<String> = texts(sweep).into_iter().filter(|t| t.parse::<f64>().is_ok_and(|v| v > 2.0)).collect();
+    assert_eq!(big, ["250", "300", "400", "250", "300", "400"]);
+    assert_no_line_between_values(sweep);
     // One line per bot: the swept suffix is stripped from the label.
     assert!(!sweep.contains("look.mu=300"), "a bot split into one series per point");
     assert_svg(
         text(&out, "differences.svg"),
-        &["Difference from point 1 (bot0.look.mu=250) on the same deals, with 95% interval", "300 | seat 0 edge", "400 | bot 0: smart@skilled", "400 | bot 1: greedy@skilled", "bot0.look.mu | figure", "percentage points"],
+        &["Which points differ from point 1 (bot0.look.mu=250)? Paired difference on the same deals, 95% interval", "300 | seat 0 edge", "400 | bot 0: smart@skilled", "400 | bot 1: greedy@skilled", "bot0.look.mu | figure", "win = 1, as the score"],
     );
-    assert_svg(text(&out, "lengths.svg"), &["Distribution of rounds per match, by cell", ">\ncell 2: 300\n<", ">\ncell: bot0.look.mu\n<", "share of the cell"]);
+    assert_svg(text(&out, "lengths.svg"), &["How long are the matches in each cell? Distribution of rounds per match", ">\ncell 2: 300\n<", ">\ncell: bot0.look.mu\n<", "share of the cell"]);
 }
 
 #[test]
@@ -101,12 +105,129 @@ fn two_swept_parameters_and_categorical_values() {
     let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS), ("sweep.csv", SWEEP2)])).unwrap();
     assert_eq!(names(&out), ["sweep.svg", "differences.svg", "lengths.svg"]);
     let sweep = text(&out, "sweep.svg");
-    // One line per (bot, second value); the preset names label the x axis.
+    // Small multiples: one score panel per value of the second parameter, one series
+    // per bot in each; the preset names label the x axis of each panel.
     assert_svg(sweep, &["bot 0: smart", "bot 1: greedy", ">\nspit.num_stockpiles=2\n<", ">\nspit.num_stockpiles=4\n<", ">\ncasual\n<", ">\nexpert\n<"]);
+    let panels: Vec<String> = texts(sweep).into_iter().filter(|t| t.starts_with("Each bot's score by bot0.preset at ")).collect();
+    assert_eq!(panels, ["Each bot's score by bot0.preset at spit.num_stockpiles=2 (win = 1, 95% interval)", "Each bot's score by bot0.preset at spit.num_stockpiles=4 (win = 1, 95% interval)"]);
+    assert_eq!(texts(sweep).iter().filter(|t| t.starts_with("bot 0:")).count(), 1, "a bot is named once, not once per panel");
+    assert_no_line_between_values(sweep);
     // Point 4 has no paired difference (another table size): left out and counted.
     let diff = text(&out, "differences.svg");
     assert_svg(diff, &["(3 not comparable, not shown)", "expert, 2 | bot 0: smart", "casual, 4 | seat 0 edge", "bot0.preset, spit.num_stockpiles | figure"]);
     assert!(!diff.contains("expert, 4 |"), "point 4 has no difference to show");
+}
+
+/// The texts of an SVG, in drawing order, unescaped.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .map(|t| t.split_once('>').unwrap().1.split("</text>").next().unwrap().trim().replace("&apos;", "'").replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+        .collect()
+}
+
+/// The points of every `<polyline>` drawn in `colour` (`#RRGGBB`).
+fn polylines(svg: &str, colour: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.lines()
+        .filter(|l| l.starts_with("<polyline") && l.contains(&format!("stroke=\"{colour}\"")))
+        .map(|l| {
+            let pts = l.split("points=\"").nth(1).unwrap().split('"').next().unwrap();
+            pts.split_whitespace().map(|p| p.split_once(',').map(|(x, y)| (x.parse().unwrap(), y.parse().unwrap())).unwrap()).collect()
+        })
+        .collect()
+}
+
+/// On a discrete axis every mark of a bot's colour is a bar or a cap: a segment that is
+/// vertical or horizontal, never a line joining two values; and no band is shaded.
+fn assert_no_line_between_values(svg: &str) {
+    let lines = polylines(svg, "#1F77B4");
+    assert!(!lines.is_empty(), "bot 0's marks are drawn in its colour");
+    for pts in lines {
+        assert_eq!(pts.len(), 2, "{pts:?}");
+        assert!(pts[0].0 == pts[1].0 || pts[0].1 == pts[1].1, "a line between two values: {pts:?}");
+    }
+    assert!(!svg.contains("<polygon"), "no shaded band between values");
+}
+
+/// Two points of one boolean parameter.
+const SWEEP_BOOL: &str = "\
+point,spit.alternate_colors,figure,bot,value,se,ci_low,ci_high,diff,diff_se,diff_ci_low,diff_ci_high,p_value,change
+1,true,seat0_edge,,0.01,0.01,-0.01,0.03,0,0,0,0,1,
+1,true,score,smart,0.6,0.01,0.58,0.62,0,0,0,0,1,
+1,true,score,greedy,0.4,0.01,0.38,0.42,0,0,0,0,1,
+2,false,seat0_edge,,0.0,0.01,-0.02,0.02,-0.01,0.01,-0.03,0.01,0.3,
+2,false,score,smart,0.5,0.01,0.48,0.52,-0.1,0.01,-0.12,-0.08,0.0,
+2,false,score,greedy,0.5,0.01,0.48,0.52,0.1,0.01,0.08,0.12,0.0,
+";
+
+#[test]
+fn a_true_false_parameter_has_exactly_the_ticks_false_and_true_and_no_line_between() {
+    let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS), ("sweep.csv", SWEEP_BOOL)])).unwrap();
+    let sweep = text(&out, "sweep.svg");
+    // The x tick labels of both panels: every text that is not a number, a title, a
+    // legend entry or an axis description.
+    let ticks: Vec<String> = texts(sweep).into_iter().filter(|t| t == "false" || t == "true" || t.parse::<f64>().is_ok_and(|v| v > 1.0)).collect();
+    assert_eq!(ticks, ["false", "true", "false", "true"], "false first, then true, in each panel");
+    assert_no_line_between_values(sweep);
+}
+
+/// A sweep over the number of players: 2 then 3 seats, so the fair share is 1/2 then 1/3.
+const SWEEP_PLAYERS: &str = "\
+point,players,figure,bot,value,se,ci_low,ci_high,diff,diff_se,diff_ci_low,diff_ci_high,p_value,change
+1,2,seat0_edge,,0.01,0.01,-0.01,0.03,0,0,0,0,1,
+1,2,score,a,0.5,0.01,0.48,0.52,0,0,0,0,1,
+1,2,score,b,0.5,0.01,0.48,0.52,0,0,0,0,1,
+2,3,seat0_edge,,0.02,0.01,0.0,0.04,0.01,0.01,-0.01,0.03,0.3,
+2,3,score,a,0.4,0.01,0.38,0.42,,,,,,
+2,3,score,b,0.3,0.01,0.28,0.32,,,,,,
+2,3,score,c,0.3,0.01,0.28,0.32,,,,,,
+";
+
+#[test]
+fn the_fair_share_is_drawn_only_where_it_holds() {
+    let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS), ("sweep.csv", SWEEP_PLAYERS)])).unwrap();
+    let sweep = text(&out, "sweep.svg");
+    assert_svg(sweep, &["fair share 1/n at each point"]);
+    assert!(!texts(sweep).iter().any(|t| t.starts_with("fair share 1/2") || t.starts_with("fair share 1/3")), "no single fair share across player counts");
+    // One short grey mark per player count, at 1/2 over x = 2 and at 1/3 over x = 3:
+    // level segments, at two heights, not crossing into each other's column.
+    let marks: Vec<Vec<(f64, f64)>> = polylines(sweep, "#969696").into_iter().filter(|p| p.len() == 2 && p[0].1 == p[1].1 && p[0].0 != p[1].0).collect();
+    // (The plots are the left 660 pixels; the legend's keys are to their right.)
+    let in_score_panel: Vec<&Vec<(f64, f64)>> = marks.iter().filter(|p| p[0].1 < 470.0 && p[1].0 < 660.0).collect();
+    assert_eq!(in_score_panel.len(), 2, "{marks:?}");
+    let (m2, m3) = (in_score_panel[0], in_score_panel[1]);
+    assert!(m2[0].1 > m3[0].1 || m2[0].1 < m3[0].1, "two heights");
+    assert!(m2[1].0 < m3[0].0, "the mark of 2 players ends before the mark of 3 begins");
+    // SVG y grows downwards: 1/2 is above 1/3 on the page.
+    let (y2, y3) = (m2[0].1, m3[0].1);
+    assert!(y2 < y3, "1/2 above 1/3: {y2} {y3}");
+}
+
+#[test]
+fn many_cells_get_one_lengths_panel_each_and_bins_have_round_widths() {
+    let mut csv = String::from("cell,metric,value,matches\n");
+    for cell in 1..=6 {
+        for v in 0..200 {
+            // Fractional values from 1.3 to 54.94: a raw width of 0.894, rounded to 1.
+            csv += &format!("{cell},seconds,{:.3},{}\n", 1.3 + v as f64 * 0.2696 + cell as f64 * 0.001, 1 + v % 5);
+        }
+    }
+    let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", &csv)])).unwrap();
+    let svg = text(&out, "lengths.svg");
+    let t = texts(svg);
+    assert_eq!(t.iter().filter(|x| x.starts_with("cell ")).cloned().collect::<Vec<_>>(), (1..=6).map(|c| format!("cell {c}")).collect::<Vec<_>>(), "a panel per cell, named");
+    assert!(t.iter().all(|x| !x.contains("bins of") || x.ends_with("bins of 1)")), "{t:?}");
+    assert_eq!(t.iter().filter(|x| x.ends_with("bins of 1)")).count(), 6);
+    // Every numeric label is round: at most 2 significant digits (a multiple of a
+    // tick step of 1, 2 or 5 times a power of ten, up to 60 = 12 x 5).
+    for x in t.iter().filter(|x| x.parse::<f64>().is_ok()) {
+        let digits = x.trim_start_matches('-').replace('.', "");
+        let significant = digits.trim_start_matches('0').trim_end_matches('0');
+        assert!(significant.len() <= 2, "{x}");
+    }
+    // Four cells or fewer stay overlaid in one plot with a legend.
+    let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS)])).unwrap();
+    assert!(texts(text(&out, "lengths.svg")).contains(&"cell (table of the experiment)".to_string()));
 }
 
 #[test]
@@ -122,7 +243,7 @@ fn ratings_are_drawn_best_first_and_infinite_ones_named_in_the_title() {
     assert_eq!(names(&out), ["lengths.svg", "ratings.svg"]);
     assert!(text(&out, "lengths.svg").contains(">\ncell 2\n<"));
     let svg = text(&out, "ratings.svg");
-    assert_svg(svg, &["Elo rating of each bot", "with 95% interval", "not shown, infinite: perfect +inf", "random@skilled"]);
+    assert_svg(svg, &["Which bot is strongest, by how much? Elo rating", "95% interval", "not shown, infinite: perfect +inf", "random@skilled"]);
     // Best at the top: its label comes first in the drawing order of the y labels,
     // which plotters writes bottom to top.
     let (smart, random) = (svg.find(">\nsmart@skilled\n<").unwrap(), svg.find(">\nrandom@skilled\n<").unwrap());
@@ -154,10 +275,11 @@ fn lengths_with_many_values_use_at_most_sixty_bins() {
     csv += "2,turns,17,5\n";
     let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", &csv)])).unwrap();
     let svg = text(&out, "lengths.svg");
-    assert_svg(svg, &["Distribution of turns per match, by cell", "bins of 50"]);
-    // An outline per cell: 2 points per bin plus the two ends.
+    assert_svg(svg, &["Distribution of turns per match", "bins of 50"]);
+    // An outline per cell: 2 points per bin plus the two ends; bins of a round width
+    // from a multiple of it, so about 60 (10 to 3007 in bins of 50 from 0: 61).
     let outline = svg.lines().filter(|l| l.starts_with("<polyline")).map(|l| l.matches(',').count()).max().unwrap();
-    assert!(outline <= 2 * 60 + 2, "{outline} points");
+    assert_eq!(outline, 2 * 61 + 2, "{outline} points");
     // Empty lengths (a game without a length metric) still draw, with a note.
     let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", "cell,metric,value,matches\n")])).unwrap();
     assert_svg(text(&out, "lengths.svg"), &["(no lengths recorded)"]);
@@ -217,4 +339,28 @@ fn plot_a_real_results_folder() {
     for p in plot_folder(&dir).unwrap() {
         println!("wrote {}", p.display());
     }
+}
+
+
+#[test]
+fn long_names_on_the_x_axis_are_turned_so_none_covers_another() {
+    // A swept `set`: the baseline (no flag, shown as `(none)`) and six long flag texts.
+    let mut csv = String::from("point,set,figure,bot,value,se,ci_low,ci_high,diff,diff_se,diff_ci_low,diff_ci_high,p_value,change\n");
+    let values = ["", "spit.num_stockpiles=4", "spit.alternate_colors=true", "spit.round_end_allocation=first_out_chooses", "spit.stall_spit_target=any", "spit.play_target=own", "spit.scoring=points"];
+    for (i, v) in values.iter().enumerate() {
+        let d = if i == 0 { "0,0,0,0,1," } else { "0.01,0.01,-0.01,0.03,0.3," };
+        csv += &format!("{},{v},seat0_edge,,0.01,0.01,-0.01,0.03,{d}\n{},{v},score,a,0.5,0.01,0.48,0.52,{d}\n{},{v},score,b,0.5,0.01,0.48,0.52,{d}\n", i + 1, i + 1, i + 1);
+    }
+    let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS), ("sweep.csv", &csv)])).unwrap();
+    let sweep = text(&out, "sweep.svg");
+    // Each name once per panel, each in a text element turned a quarter (reading down).
+    // (A name past 40 characters is cut, with an ellipsis.)
+    for name in ["(none)", "spit.num_stockpiles=4", "spit.round_end_allocation=first_out_cho…", "spit.scoring=points"] {
+        let texts: Vec<&str> = sweep.split("<text").skip(1).filter(|t| t.split_once('>').unwrap().1.trim_start().starts_with(&format!("{name}\n"))).collect();
+        assert_eq!(texts.len(), 2, "{name}: once in each panel");
+        assert!(texts.iter().all(|t| t.contains("transform=\"rotate(90,")), "{name} is turned");
+    }
+    // Short names stay level.
+    let out = draw(&files(&[("summary.csv", SUMMARY), ("lengths.csv", LENGTHS), ("sweep.csv", SWEEP_BOOL)])).unwrap();
+    assert!(!text(&out, "sweep.svg").contains("rotate(90,"));
 }

@@ -237,12 +237,7 @@ pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
 
 /// CSV bytes of a header and rows.
 pub fn csv_bytes(header: &[String], rows: &[Vec<String>]) -> Result<Vec<u8>, String> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(header).map_err(|e| e.to_string())?;
-    for r in rows {
-        w.write_record(r).map_err(|e| e.to_string())?;
-    }
-    w.into_inner().map_err(|e| e.to_string())
+    crate::output::format::Table { header: header.to_vec(), rows: rows.to_vec() }.csv()
 }
 
 /// One played table in the manifest.

@@ -464,7 +464,7 @@ impl Study {
 
     /// The sweep table: per point, seat 0's edge (its score less a fair share), the
     /// length, each bot's score; each with its paired difference from the first point.
-    fn sweep_table(&self, state: &StudyState) -> (Vec<String>, Vec<Vec<String>>) {
+    pub fn sweep_table(&self, state: &StudyState) -> (Vec<String>, Vec<Vec<String>>) {
         let mut header: Vec<String> = vec!["point".into()];
         header.extend(self.exp.vary.iter().map(|v| match v.bot {
             Some(b) => format!("bot{b}.{}", v.param),

@@ -3,12 +3,19 @@
 //!
 //! Which chart answers which question:
 //!
-//! | file | question | what it shows |
+//! | file | question (its title) | what it shows |
 //! |---|---|---|
-//! | `sweep.svg` | How does each bot's score, and the first seat's edge, change as the swept parameter changes? | Top panel: each bot's `score` (win = 1) against the first swept parameter, one line per bot (named `bot I: LABEL`, I its position in the matchup as in `botI.PARAM`; one line per value of a second swept parameter), its 95% interval shaded. Bottom panel: `seat0_edge` (seat 0's score less a fair 1/n share) with its shaded interval and a zero line. |
-//! | `differences.svg` | Is a point really different from the first one? | Each point after the first: its paired difference from the first point (same deals) in percentage points, a dot with its 95% interval as a horizontal bar, for `seat0_edge` and each bot's score; a bar that misses the zero line is a difference the run can tell apart from luck. |
-//! | `lengths.svg` | How long are the matches, and does a cell change that? | The distribution of the game's first length metric (finished matches only), one outlined histogram per cell, each bin's count as a share of that cell's matches, in at most 60 equal-width bins; the legend names each cell (in a sweep, with its point's parameter values). |
+//! | `sweep.svg` | How does each bot's score change with the swept parameter? Does the first seat have an edge at each value? | Top: each bot's `score` (win = 1) against the first swept parameter, one series per bot (named `bot I: LABEL`, I its position in the matchup as in `botI.PARAM`) with its 95% interval. With a second swept parameter: small multiples, one score panel per value of the others. The fair share 1/n is a line across only if every point has as many players; otherwise a short mark at each point. Bottom: `seat0_edge` (seat 0's score less 1/n) with its interval and a zero line, one series per value of the other parameters. |
+//! | `differences.svg` | Which points differ from the first one? | Each point after the first: its paired difference from the first point (same deals), in the CSV's unit (win = 1), a dot with its 95% interval as a horizontal bar, for `seat0_edge` and each bot's score; a bar that misses the zero line is a difference the run can tell apart from luck. |
+//! | `lengths.svg` | How long are the matches in each cell? | The distribution of the game's first length metric (finished matches only), each bin's count as a share of that cell's matches, in about 60 bins of a round width (1, 2 or 5 times a power of ten, from a multiple of it). Up to four cells overlaid as outlined histograms with a legend (in a sweep, with each point's parameter values); more cells get one panel each on the same axes. |
 //! | `ratings.svg` | Which bot is strongest in a round robin or gauntlet, and by how much? | Each bot's Bradley–Terry Elo (mean 0) with its 95% interval, best at the top; bots with an infinite rating (never lost or never won) are named in the title and left out. |
+//!
+//! The x axis of a sweep is discrete for whole-number, `true`/`false` and named values
+//! (a tick per value, none between, `false` before `true`, numbers in numeric order,
+//! evenly spaced): points with interval bars, never a line from one value to the
+//! next. Only other numbers get a numeric axis with lines and shaded bands. Names too
+//! long to sit side by side (a swept `set`) are turned a quarter, reading downwards,
+//! cut at 40 characters; an empty value (`set` with no flag) is shown as `(none)`.
 //!
 //! The output is byte-identical for the same input: no clock, no hash-map order, every
 //! series in the order of the CSV rows or sorted, and no system font is read (plotters
@@ -19,6 +26,7 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -30,8 +38,15 @@ const WIDTH: u32 = 960;
 const LEGEND: u32 = 300;
 /// Most characters of a row or category label.
 const ROW_LABEL: usize = 64;
-/// Most bins of a length histogram.
+/// Most characters of a category label on an x axis.
+const X_LABEL: usize = 40;
+/// Most bins of a length histogram (about: the width is rounded up to 1, 2 or 5 times
+/// a power of ten).
 const MAX_BINS: f64 = 60.0;
+/// Most cells whose length histograms are overlaid in one plot; more get one panel each.
+const OVERLAID: usize = 4;
+/// Height of one cell's panel of lengths.
+const LENGTH_PANEL: u32 = 170;
 
 /// Series colours (Tableau 10), used in order.
 const PALETTE: [RGBColor; 10] = [
@@ -386,15 +401,23 @@ fn nice_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
     if span.is_nan() || span <= 0.0 {
         return vec![lo];
     }
-    let raw = span / max.max(1) as f64;
-    let magnitude = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(10.0 * magnitude);
+    let step = round_width(span / max.max(1) as f64);
     let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
     (first..=last).map(|k| k as f64 * step).collect()
 }
 
+/// The smallest width of 1, 2 or 5 times a power of ten that is at least `raw`.
+fn round_width(raw: f64) -> f64 {
+    if !(raw > 0.0 && raw.is_finite()) {
+        return 1.0;
+    }
+    let magnitude = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|w| *w >= raw).unwrap_or(10.0 * magnitude)
+}
+
 /// One axis: its range, tick positions, tick labels (numbers, or names for a
 /// categorical axis) and description.
+#[derive(Clone)]
 struct Axis {
     lo: f64,
     hi: f64,
@@ -427,9 +450,19 @@ impl Axis {
 
     fn label(&self, v: f64) -> String {
         match &self.names {
-            Some(names) => names.get(v.round() as usize).filter(|_| v >= -0.5).map(|s| clip_label(s, ROW_LABEL)).unwrap_or_default(),
+            // An empty value (a swept `set` with no flag: the rules as they are) is named.
+            Some(names) => names.get(v.round() as usize).filter(|_| v >= -0.5).map(|s| if s.is_empty() { "(none)".into() } else { clip_label(s, ROW_LABEL) }).unwrap_or_default(),
             None => num_label(v),
         }
+    }
+
+    /// Extra pixels below the plot when this axis, as the x axis, names categories too
+    /// long to sit side by side: its labels are then turned a quarter (reading
+    /// downwards) so none covers another.
+    fn turned_labels(&self) -> Option<u32> {
+        let names = self.names.as_ref()?;
+        let widest = names.iter().map(|n| clip_label(n, X_LABEL).chars().count()).max().unwrap_or(0) as u32;
+        (names.len() as u32 * (7 * widest + 10) > WIDTH - LEGEND - 100).then_some(6 * widest + 8)
     }
 
     fn coord(&self) -> Ticked {
@@ -470,14 +503,16 @@ fn drawing<E: std::fmt::Display>(e: E) -> String {
 /// A chart with its caption, axes, grid and tick labels drawn; `y_area` is the width
 /// of the y labels in pixels.
 fn frame<'a, 'b>(area: &'a Area<'b>, caption: &str, x: &Axis, y: &Axis, y_area: u32) -> Result<Chart<'a, 'b>, String> {
+    let turned = x.turned_labels();
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 16))
         .margin(12)
-        .x_label_area_size(48)
+        .x_label_area_size(48 + turned.unwrap_or(0))
         .y_label_area_size(y_area)
         .build_cartesian_2d(x.coord(), y.coord())
         .map_err(drawing)?;
-    let fx = |v: &f64| x.label(*v);
+    // Turned labels are drawn below, each starting at its tick.
+    let fx = |v: &f64| if turned.is_some() { String::new() } else { x.label(*v) };
     let fy = |v: &f64| y.label(*v);
     chart
         .configure_mesh()
@@ -490,6 +525,14 @@ fn frame<'a, 'b>(area: &'a Area<'b>, caption: &str, x: &Axis, y: &Axis, y_area: 
         .bold_line_style(RGBColor(228, 228, 228))
         .draw()
         .map_err(drawing)?;
+    if turned.is_some() {
+        let (bx, by) = area.get_base_pixel();
+        let style = (FONT, 13).into_font().transform(FontTransform::Rotate90).color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
+        for t in &x.ticks {
+            let (px, py) = chart.backend_coord(&(*t, y.lo));
+            area.draw(&Text::new(clip_label(&x.label(*t), X_LABEL), (px - bx, py - by + 8), style.clone())).map_err(drawing)?;
+        }
+    }
     Ok(chart)
 }
 
@@ -575,64 +618,123 @@ fn hline(chart: &mut Chart, x: &Axis, y: f64) -> Result<(), String> {
 // ---------------------------------------------------------------------------------
 // sweep.svg
 
+/// Where the points of a sweep go along x: the first swept parameter's values.
+struct XLayout {
+    axis: Axis,
+    /// Each value's position.
+    at: Vec<(String, f64)>,
+    /// Whole numbers, true/false or names: points with interval bars, never a line
+    /// between two values; otherwise a line with a shaded band.
+    discrete: bool,
+}
+
+impl XLayout {
+    /// Booleans as `false`, `true`; whole numbers in numeric order, evenly spaced (a
+    /// tick per value, no tick between two values); other numbers on a numeric axis;
+    /// anything else as names in the order of the points.
+    fn of(s: &Sweep, desc: String) -> XLayout {
+        let mut values: Vec<String> = Vec::new();
+        for p in &s.points {
+            if !values.contains(&p.values[0]) {
+                values.push(p.values[0].clone());
+            }
+        }
+        let nums: Option<Vec<f64>> = values.iter().map(|v| v.trim().parse::<f64>().ok().filter(|x| x.is_finite())).collect();
+        if values.iter().all(|v| v == "true" || v == "false") {
+            values.sort_by_key(|v| v == "true");
+        } else if let Some(nums) = nums.as_ref().filter(|n| n.iter().all(|x| *x == x.round())) {
+            let mut order: Vec<(f64, String)> = nums.iter().copied().zip(values.iter().cloned()).collect();
+            order.sort_by(|a, b| a.0.total_cmp(&b.0));
+            values = order.into_iter().map(|(_, v)| v).collect();
+        } else if let Some(nums) = nums {
+            let at = values.iter().cloned().zip(nums.iter().copied()).collect();
+            return XLayout { axis: Axis::numeric(nums, &[], desc, 10), at, discrete: false };
+        }
+        let at = values.iter().cloned().enumerate().map(|(i, v)| (v, i as f64)).collect();
+        XLayout { axis: Axis::categories(values, desc), at, discrete: true }
+    }
+
+    fn x(&self, p: &Point) -> f64 {
+        self.at.iter().find(|(v, _)| *v == p.values[0]).expect("every value placed").1
+    }
+}
+
+/// A series `(x, value, low, high)`: a line with a band on a continuous axis; points
+/// with interval bars on a discrete one, series `i` of `n` shifted a little so their
+/// bars do not cover each other.
+fn series(chart: &mut Chart, x: &XLayout, c: RGBColor, pts: &[(f64, f64, f64, f64)], i: usize, n: usize) -> Result<(), String> {
+    if !x.discrete {
+        return band_line(chart, c, pts);
+    }
+    let shift = if n > 1 { (i as f64 - (n - 1) as f64 / 2.0) * (0.5 / n as f64).min(0.12) } else { 0.0 };
+    for &(at, v, lo, hi) in pts {
+        let at = at + shift;
+        let style = c.stroke_width(2);
+        chart
+            .draw_series([
+                PathElement::new(vec![(at, lo), (at, hi)], style),
+                PathElement::new(vec![(at - 0.04, lo), (at + 0.04, lo)], style),
+                PathElement::new(vec![(at - 0.04, hi), (at + 0.04, hi)], style),
+            ])
+            .map_err(drawing)?;
+        chart.draw_series(std::iter::once(Circle::new((at, v), 4, c.filled()))).map_err(drawing)?;
+    }
+    Ok(())
+}
+
+/// Height of one panel of bot scores, and of the seat 0 edge panel.
+const SCORE_PANEL: u32 = 470;
+const PANEL: u32 = 300;
+const EDGE_PANEL: u32 = 330;
+
 fn sweep_svg(s: &Sweep) -> Result<Vec<u8>, String> {
     let first = &s.params[0];
-    // The first parameter's values: numbers on a numeric axis, otherwise categories in
-    // the order of the points.
-    let numeric: Option<Vec<f64>> = s.points.iter().map(|p| p.values[0].trim().parse::<f64>().ok().filter(|v| v.is_finite())).collect();
-    let mut categories: Vec<String> = Vec::new();
-    for p in &s.points {
-        if !categories.contains(&p.values[0]) {
-            categories.push(p.values[0].clone());
-        }
-    }
-    let x_of = |p: &Point| match &numeric {
-        Some(_) => p.values[0].trim().parse::<f64>().expect("numeric"),
-        None => categories.iter().position(|c| *c == p.values[0]).expect("collected") as f64,
-    };
-    let x_desc = format!("{first} (first swept parameter)");
-    let x_axis = || match &numeric {
-        Some(xs) => Axis::numeric(xs.iter().copied(), &[], x_desc.clone(), 10),
-        None => Axis::categories(categories.clone(), x_desc.clone()),
-    };
+    let x = XLayout::of(s, format!("{first} (first swept parameter)"));
     let rest = |p: &Point| s.describe(p, 1);
 
-    // Score series: one per bot position and values of the other parameters, in order
-    // of first appearance. A bot keeps its position at every point; its label may
-    // change with the point (a swept preset renames `smart@casual` to `smart@expert`).
+    // Small multiples: one score panel per value of the other swept parameters (in
+    // order of first appearance), one series per bot position in each. A bot keeps its
+    // position at every point; its label may change with the point (a swept preset
+    // renames `smart@casual` to `smart@expert`).
     type Series = (Vec<String>, Vec<(f64, f64, f64, f64)>);
-    let mut scores: Vec<((usize, String), Series)> = Vec::new();
+    let mut panels: Vec<(String, Vec<Series>)> = Vec::new();
     let mut edges: Vec<(String, Series)> = Vec::new();
-    let mut bots_per_point = 0;
+    // The fair share 1/n of each point (n = its players), at its x.
+    let mut fair: Vec<(f64, usize)> = Vec::new();
     for p in &s.points {
-        bots_per_point = bots_per_point.max(p.scores.len());
-        let x = x_of(p);
+        let at = x.x(p);
         let others = rest(p);
+        let panel = match panels.iter().position(|(k, _)| *k == others) {
+            Some(i) => i,
+            None => {
+                panels.push((others.clone(), Vec::new()));
+                panels.len() - 1
+            }
+        };
         for (pos, (label, f)) in p.scores.iter().enumerate() {
-            let key = (pos, others.clone());
-            let i = match scores.iter().position(|(k, _)| *k == key) {
-                Some(i) => i,
-                None => {
-                    scores.push((key, (Vec::new(), Vec::new())));
-                    scores.len() - 1
-                }
-            };
-            let (labels, pts) = &mut scores[i].1;
+            let bots = &mut panels[panel].1;
+            while bots.len() <= pos {
+                bots.push((Vec::new(), Vec::new()));
+            }
+            let (labels, pts) = &mut bots[pos];
             if !labels.contains(label) {
                 labels.push(label.clone());
             }
-            pts.push((x, f.value, f.low, f.high));
+            pts.push((at, f.value, f.low, f.high));
+        }
+        if !p.scores.is_empty() && !fair.contains(&(at, p.scores.len())) {
+            fair.push((at, p.scores.len()));
         }
         if let Some(f) = &p.edge {
             match edges.iter_mut().find(|(k, _)| *k == others) {
-                Some((_, (_, pts))) => pts.push((x, f.value, f.low, f.high)),
-                None => edges.push((others.clone(), (vec![if others.is_empty() { "seat 0 edge".into() } else { others.clone() }], vec![(x, f.value, f.low, f.high)]))),
+                Some((_, (_, pts))) => pts.push((at, f.value, f.low, f.high)),
+                None => edges.push((others.clone(), (vec![if others.is_empty() { "seat 0 edge".into() } else { others.clone() }], vec![(at, f.value, f.low, f.high)]))),
             }
         }
     }
     // A bot renamed by the sweep (`smart@casual`, `smart@expert`) shows the common
-    // start of its labels (`smart@…`); the other parameters go on a second line.
-    let series_name = |(pos, others): &(usize, String), labels: &[String]| {
+    // start of its labels (`smart@…`).
+    let bot_name = |pos: usize, labels: &[String]| {
         let label = match labels {
             [one] => one.clone(),
             [first, rest @ ..] => {
@@ -641,41 +743,86 @@ fn sweep_svg(s: &Sweep) -> Result<Vec<u8>, String> {
             }
             [] => String::new(),
         };
-        if others.is_empty() { format!("bot {pos}: {label}") } else { format!("bot {pos}: {label}\n{others}") }
+        format!("bot {pos}: {label}")
     };
-    for pts in scores.iter_mut().map(|s| &mut s.1 .1).chain(edges.iter_mut().map(|e| &mut e.1 .1)) {
+    let mut names: Vec<Vec<String>> = Vec::new();
+    for (_, bots) in &panels {
+        for (pos, (labels, _)) in bots.iter().enumerate() {
+            if names.len() <= pos {
+                names.push(Vec::new());
+            }
+            for l in labels {
+                if !names[pos].contains(l) {
+                    names[pos].push(l.clone());
+                }
+            }
+        }
+    }
+    for pts in panels.iter_mut().flat_map(|p| p.1.iter_mut().map(|b| &mut b.1)).chain(edges.iter_mut().map(|e| &mut e.1 .1)) {
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
-    let fair = if bots_per_point > 0 { vec![1.0 / bots_per_point as f64] } else { vec![] };
+    // The fair share is a line across the chart only if every point has as many
+    // players; otherwise a short mark at each point, where it holds.
+    let one_fair = match fair.as_slice() {
+        [] => None,
+        [(_, n), rest @ ..] => rest.iter().all(|(_, m)| m == n).then_some(*n),
+    };
+    let gap = {
+        let mut xs: Vec<f64> = fair.iter().map(|f| f.0).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.windows(2).map(|w| w[1] - w[0]).filter(|d| *d > 0.0).fold(f64::INFINITY, f64::min)
+    };
+    let half = if x.discrete { 0.3 } else if gap.is_finite() { gap * 0.3 } else { (x.axis.hi - x.axis.lo) * 0.05 };
+    let y_all: Vec<f64> = panels.iter().flat_map(|(_, b)| b.iter().flat_map(|(_, p)| p.iter().flat_map(|q| [q.2, q.3]))).collect();
+    let fair_values: Vec<f64> = fair.iter().map(|(_, n)| 1.0 / *n as f64).collect();
+    let multiple = panels.len() > 1;
+    let extra = x.axis.turned_labels().unwrap_or(0);
+    let panel_height = if multiple { PANEL } else { SCORE_PANEL } + extra;
+    let height = panel_height * panels.len().max(1) as u32 + EDGE_PANEL + extra;
 
-    svg(800, |root| {
+    svg(height, |root| {
         let (plots, keys) = root.split_horizontally(WIDTH - LEGEND);
-        let (top, bottom) = plots.split_vertically(470);
-        let (top_keys, bottom_keys) = keys.split_vertically(470);
+        let (tops, bottom) = plots.split_vertically(panel_height * panels.len().max(1) as u32);
+        let (top_keys, bottom_keys) = keys.split_vertically(panel_height * panels.len().max(1) as u32);
+        let cuts: Vec<i32> = (1..panels.len()).map(|k| (k as u32 * panel_height) as i32).collect();
+        let areas = tops.split_by_breakpoints(Vec::<i32>::new(), cuts);
+        let y = Axis::numeric(y_all.iter().copied(), &fair_values, "score (win = 1, mean over each deal's seatings)".into(), if multiple { 6 } else { 10 });
+        for ((others, bots), area) in panels.iter().zip(&areas) {
+            let title = if others.is_empty() {
+                format!("How does each bot's score change with {first}? (win = 1, 95% interval)")
+            } else {
+                format!("Each bot's score by {first} at {others} (win = 1, 95% interval)")
+            };
+            let mut chart = frame(area, &title, &x.axis, &y, 64)?;
+            match one_fair {
+                Some(n) => hline(&mut chart, &x.axis, 1.0 / n as f64)?,
+                None => {
+                    for (at, n) in &fair {
+                        let f = 1.0 / *n as f64;
+                        chart.draw_series(std::iter::once(PathElement::new(vec![(at - half, f), (at + half, f)], REFERENCE.stroke_width(2)))).map_err(drawing)?;
+                    }
+                }
+            }
+            for (pos, (_, pts)) in bots.iter().enumerate() {
+                series(&mut chart, &x, colour(pos), pts, pos, bots.len())?;
+            }
+        }
+        let mut entries: Vec<(String, Key)> = names.iter().enumerate().map(|(pos, labels)| (bot_name(pos, labels), Key::Band(colour(pos)))).collect();
+        match one_fair {
+            Some(n) => entries.push((format!("fair share 1/{n} = {}", num_label((1000.0 / n as f64).round() / 1000.0)), Key::Line(REFERENCE))),
+            None if !fair.is_empty() => entries.push(("fair share 1/n at each point\n(n = its players)".into(), Key::Line(REFERENCE))),
+            None => {}
+        }
+        legend(&top_keys, if x.discrete { "bot (bar: 95% interval)" } else { "bot (shaded: 95% interval)" }, &entries)?;
 
-        let x = x_axis();
-        let y = Axis::numeric(scores.iter().flat_map(|(_, (_, p))| p.iter().flat_map(|q| [q.2, q.3])), &fair, "score (win = 1, mean over each deal's seatings)".into(), 10);
-        let mut chart = frame(&top, &format!("Score (win = 1) of each bot by {first}, with 95% interval"), &x, &y, 64)?;
-        for f in &fair {
-            hline(&mut chart, &x, *f)?;
-        }
-        for (i, (_, (_, pts))) in scores.iter().enumerate() {
-            band_line(&mut chart, colour(i), pts)?;
-        }
-        let mut entries: Vec<(String, Key)> = scores.iter().enumerate().map(|(i, (k, (labels, _)))| (series_name(k, labels), Key::Band(colour(i)))).collect();
-        if let Some(f) = fair.first() {
-            entries.push((format!("fair share 1/{} = {}", bots_per_point, num_label((f * 1000.0).round() / 1000.0)), Key::Line(REFERENCE)));
-        }
-        legend(&top_keys, "bot (shaded: 95% interval)", &entries)?;
-
-        let y = Axis::numeric(edges.iter().flat_map(|(_, (_, p))| p.iter().flat_map(|q| [q.2, q.3])), &[0.0], "seat 0 score − 1/n".into(), 6);
-        let mut chart = frame(&bottom, &format!("Seat 0 edge (seat 0's score less a fair 1/n) by {first}, with 95% interval"), &x, &y, 64)?;
-        hline(&mut chart, &x, 0.0)?;
+        let y = Axis::numeric(edges.iter().flat_map(|(_, (_, p))| p.iter().flat_map(|q| [q.2, q.3])), &[0.0], "seat 0 score − 1/n (win = 1)".into(), 6);
+        let mut chart = frame(&bottom, &format!("Does the first seat have an edge at each {first}? (seat 0's score less 1/n, 95% interval)"), &x.axis, &y, 64)?;
+        hline(&mut chart, &x.axis, 0.0)?;
+        let colour_of = |i: usize| if edges.len() == 1 { DARK } else { colour(i) };
         for (i, (_, (_, pts))) in edges.iter().enumerate() {
-            band_line(&mut chart, if edges.len() == 1 { DARK } else { colour(i) }, pts)?;
+            series(&mut chart, &x, colour_of(i), pts, i, edges.len())?;
         }
-        let mut entries: Vec<(String, Key)> =
-            edges.iter().enumerate().map(|(i, (_, (n, _)))| (n[0].clone(), Key::Band(if edges.len() == 1 { DARK } else { colour(i) }))).collect();
+        let mut entries: Vec<(String, Key)> = edges.iter().enumerate().map(|(i, (_, (n, _)))| (n[0].clone(), Key::Band(colour_of(i)))).collect();
         entries.push(("0: no first-seat advantage".into(), Key::Line(REFERENCE)));
         legend(&bottom_keys, "", &entries)
     })
@@ -692,7 +839,7 @@ fn differences_svg(s: &Sweep) -> Result<Vec<u8>, String> {
     for p in &s.points[1..] {
         let at = p.values.join(", ");
         let mut push = |what: &str, c: RGBColor, f: Option<&Figure>| match f.and_then(|f| f.diff) {
-            Some((d, l, h)) => rows.push((format!("{at} | {what}"), c, (d * 100.0, l * 100.0, h * 100.0))),
+            Some(d) => rows.push((format!("{at} | {what}"), c, d)),
             None => skipped += 1,
         };
         push("seat 0 edge", DARK, p.edge.as_ref());
@@ -704,8 +851,8 @@ fn differences_svg(s: &Sweep) -> Result<Vec<u8>, String> {
     let names: Vec<String> = rows.iter().rev().map(|r| r.0.clone()).collect();
     let area = row_label_area(&names);
     let y = Axis::categories(names, format!("{} | figure", s.params.join(", ")));
-    let x = Axis::numeric(rows.iter().flat_map(|r| [r.2 .1, r.2 .2]), &[0.0], "paired difference from the first point (percentage points; a win = 100)".into(), 10);
-    let mut title = format!("Difference from point {} ({}) on the same deals, with 95% interval", base.number, s.describe(base, 0));
+    let x = Axis::numeric(rows.iter().flat_map(|r| [r.2 .1, r.2 .2]), &[0.0], "paired difference from the first point (win = 1, as the score)".into(), 10);
+    let mut title = format!("Which points differ from point {} ({})? Paired difference on the same deals, 95% interval", base.number, s.describe(base, 0));
     if skipped > 0 {
         title += &format!(" ({skipped} not comparable, not shown)");
     }
@@ -739,15 +886,19 @@ fn lengths_svg(l: &Lengths, points: &BTreeMap<u64, String>, params: &str) -> Res
     let values = || l.cells.values().flat_map(|v| v.iter().map(|(x, _)| *x));
     let (min, max) = values().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let whole = values().all(|v| v == v.round());
-    // Equal-width bins over [min, max]; whole numbers get a whole width and bins
-    // centred on them.
+    // Equal-width bins of a round width (1, 2 or 5 times a power of ten) at multiples
+    // of that width; whole numbers get a whole width, a bin of width 1 centred on its
+    // value.
     let (start, width, bins) = if !min.is_finite() {
         (0.0, 1.0, 0usize)
     } else if whole {
-        let width = ((max - min + 1.0) / MAX_BINS).ceil().max(1.0);
-        (min - 0.5, width, ((max - min + 1.0) / width).ceil() as usize)
+        let width = round_width((max - min + 1.0) / MAX_BINS).max(1.0);
+        let start = if width == 1.0 { min - 0.5 } else { (min / width).floor() * width };
+        (start, width, ((max + if width == 1.0 { 0.5 } else { 1.0 } - start) / width).ceil() as usize)
     } else if max > min {
-        (min, (max - min) / MAX_BINS, MAX_BINS as usize)
+        let width = round_width((max - min) / MAX_BINS);
+        let start = (min / width).floor() * width;
+        (start, width, (((max - start) / width).floor() as usize + 1).max(1))
     } else {
         (min - 0.5, 1.0, 1)
     };
@@ -776,26 +927,49 @@ fn lengths_svg(l: &Lengths, points: &BTreeMap<u64, String>, params: &str) -> Res
     }
     let y = Axis::numeric(series.iter().flat_map(|(_, s)| s.iter().copied()), &[0.0], "share of the cell's finished matches".into(), 8);
     let y = Axis { lo: 0.0, ticks: y.ticks.into_iter().filter(|t| *t >= 0.0).collect(), ..y };
-    let mut title = format!("Distribution of {metric} per match, by cell");
+    let mut title = format!("How long are the matches in each cell? Distribution of {metric} per match");
     if series.is_empty() {
         title += " (no lengths recorded)";
+    }
+    let names: Vec<String> = series.iter().map(|(cell, _)| points.get(cell).map_or(format!("cell {cell}"), |at| format!("cell {cell}: {at}"))).collect();
+    let outline = |shares: &[f64]| {
+        let mut o = vec![(edges(0), 0.0)];
+        for (k, s) in shares.iter().enumerate() {
+            o.push((edges(k), *s));
+            o.push((edges(k + 1), *s));
+        }
+        o.push((edges(bins), 0.0));
+        o
+    };
+    let draw_cell = |chart: &mut Chart, i: usize, shares: &[f64]| -> Result<(), String> {
+        let c = colour(i);
+        chart.draw_series(std::iter::once(Polygon::new(outline(shares), c.mix(0.12).filled()))).map_err(drawing)?;
+        chart.draw_series(LineSeries::new(outline(shares), c.stroke_width(2))).map_err(drawing)?;
+        Ok(())
+    };
+    if series.len() > OVERLAID {
+        // Small multiples: one panel per cell on the same axes, so no outline hides another.
+        let height = 40 + LENGTH_PANEL * series.len() as u32;
+        return svg(height, |root| {
+            root.draw(&Text::new(clip_label(&title, 110), (12, 12), (FONT, 16).into_font().color(&BLACK))).map_err(drawing)?;
+            let (_, panels) = root.split_vertically(40);
+            let cuts: Vec<i32> = (1..series.len()).map(|k| (k as u32 * LENGTH_PANEL) as i32).collect();
+            let y = Axis { desc: "share of matches".into(), ..y.clone() };
+            for (i, ((_, shares), area)) in series.iter().zip(panels.split_by_breakpoints(Vec::<i32>::new(), cuts)).enumerate() {
+                let mut chart = frame(&area, &clip_label(&names[i], 90), &x, &y, 64)?;
+                draw_cell(&mut chart, i, shares)?;
+            }
+            Ok(())
+        });
     }
     let height = 520u32.max(120 + 22 * series.len() as u32);
     svg(height, |root| {
         let (plot, keys) = root.split_horizontally(WIDTH - LEGEND);
         let mut chart = frame(&plot, &title, &x, &y, 64)?;
         for (i, (_, shares)) in series.iter().enumerate() {
-            let c = colour(i);
-            let mut outline = vec![(edges(0), 0.0)];
-            for (k, s) in shares.iter().enumerate() {
-                outline.push((edges(k), *s));
-                outline.push((edges(k + 1), *s));
-            }
-            outline.push((edges(bins), 0.0));
-            chart.draw_series(std::iter::once(Polygon::new(outline.clone(), c.mix(0.12).filled()))).map_err(drawing)?;
-            chart.draw_series(LineSeries::new(outline, c.stroke_width(2))).map_err(drawing)?;
+            draw_cell(&mut chart, i, shares)?;
         }
-        let entries: Vec<(String, Key)> = series.iter().enumerate().map(|(i, (cell, _))| (points.get(cell).map_or(format!("cell {cell}"), |at| format!("cell {cell}: {at}")), Key::Box(colour(i)))).collect();
+        let entries: Vec<(String, Key)> = names.iter().enumerate().map(|(i, n)| (n.clone(), Key::Box(colour(i)))).collect();
         let heading = if points.is_empty() { "cell (table of the experiment)".to_string() } else { format!("cell: {params}") };
         legend(&keys, &heading, &entries)
     })
@@ -810,7 +984,7 @@ fn ratings_svg(r: &Ratings) -> Result<Vec<u8>, String> {
     let mut infinite: Vec<&Rating> = r.bots.iter().filter(|b| !b.elo.is_finite()).collect();
     infinite.sort_by(|a, b| b.elo.total_cmp(&a.elo).then(a.bot.cmp(&b.bot)));
     let open: Vec<&str> = shown.iter().filter(|b| !(b.low.is_finite() && b.high.is_finite())).map(|b| b.bot.as_str()).collect();
-    let mut title = "Elo rating of each bot (Bradley–Terry, mean 0), with 95% interval".to_string();
+    let mut title = "Which bot is strongest, by how much? Elo rating (Bradley–Terry, mean 0), 95% interval".to_string();
     if !infinite.is_empty() {
         let names: Vec<String> = infinite.iter().map(|b| format!("{} {}", b.bot, if b.elo > 0.0 { "+inf" } else { "-inf" })).collect();
         title += &format!("; not shown, infinite: {}", clip_label(&names.join(", "), 60));

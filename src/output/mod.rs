@@ -1,10 +1,14 @@
-//! Result exporters: the CSV summary and the readable table; output files
-//! ([`sink`]), printing that survives a closed pipe ([`console`]) and user input
-//! quoted in errors ([`quote`]).
+//! Result exporters: the CSV summary and the readable table; CSV, JSON and Markdown
+//! exports ([`mod@format`]), the HTML page of a results folder ([`report`]), completions
+//! and man pages ([`manual`]); output files ([`sink`]), printing that survives a closed
+//! pipe ([`console`]) and user input quoted in errors ([`quote`]).
 
 pub mod charts;
 pub mod console;
+pub mod format;
+pub mod manual;
 pub mod quote;
+pub mod report;
 pub mod sink;
 pub mod summary;
 

@@ -267,14 +267,10 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
 /// The CSV text of `rows`: the first row's header, then every row (the csv crate
 /// quotes fields with commas, quotes or line breaks).
 pub fn csv_bytes(rows: &[SummaryRow]) -> Result<Vec<u8>, String> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    if let Some(first) = rows.first() {
-        w.write_record(&first.header).map_err(|e| format!("CSV: {e}"))?;
+    if rows.is_empty() {
+        return Ok(Vec::new());
     }
-    for r in rows {
-        w.write_record(&r.values).map_err(|e| format!("CSV: {e}"))?;
-    }
-    w.into_inner().map_err(|e| format!("CSV: {e}"))
+    super::format::Table::from_rows(rows).csv()
 }
 
 /// Writes rows as CSV to a checked output path (atomically for files, see

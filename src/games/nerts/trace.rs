@@ -13,12 +13,23 @@ use serde_json::{json, Map, Value};
 /// Writes every event of a Nerts match to a sink.
 pub struct NertsTracer<'a> {
     sink: &'a mut dyn TraceSink,
+    /// Each layout's waste size at the last event: a stock flip turned the cards above it.
+    waste_len: Vec<u8>,
 }
 
 impl<'a> NertsTracer<'a> {
     /// A tracer writing to `sink`.
     pub fn new(sink: &'a mut dyn TraceSink) -> Self {
-        NertsTracer { sink }
+        NertsTracer { sink, waste_len: Vec::new() }
+    }
+
+    /// The cards a stock flip of `player` just turned, bottom first (the last is the
+    /// new waste top).
+    fn turned(&self, player: usize, s: &NertsState) -> Vec<String> {
+        let d = s.layout_of[player] as usize;
+        let waste = s.layouts()[d].waste();
+        let before = self.waste_len.get(d).map_or(0, |&n| n as usize).min(waste.len());
+        names(&waste[before..])
     }
 
     fn emit(&mut self, time: Micros, seat: Option<usize>, kind: &'static str, detail: Value, text: String, s: &NertsState) {
@@ -31,6 +42,8 @@ impl<'a> NertsTracer<'a> {
         map.insert("foundation_cards".into(), json!(s.found.cards()));
         let suffix = format!("  | nerts {nerts:?} found {}", s.found.cards());
         self.sink.event(TraceEvent { time: Some(time as f64 / 1e6), seat, kind, detail: map, text: text + &suffix });
+        self.waste_len.clear();
+        self.waste_len.extend(s.layouts().iter().map(|l| l.waste().len() as u8));
     }
 }
 
@@ -107,7 +120,12 @@ impl EngineObserver<NertsState, NertsAction> for NertsTracer<'_> {
                 self.emit(t, Some(player), "start", d, text, s);
             }
             EngineEvent::Landed { player, action } => {
-                let (kind, d, text) = describe(action);
+                let (kind, mut d, mut text) = describe(action);
+                if action == NertsAction::FlipStock {
+                    let turned = self.turned(player, s);
+                    text = format!("turns {} from the stock: {} (the last on top)", turned.len(), turned.join(" "));
+                    d["turned"] = json!(turned);
+                }
                 self.emit(t, Some(player), kind, d, text, s);
             }
             EngineEvent::Rejected { player, action } => {
@@ -165,9 +183,15 @@ impl MatchObserver<NertsState, NertsAction, NertsEvent> for NertsTracer<'_> {
             }
             NertsEvent::MatchEnd { winner, capped, totals } => {
                 let teams = s.teams as usize;
+                // Without teams each seat is its own team, numbered as the seat.
+                let with_teams = teams < s.players as usize;
                 let text = match (winner, capped) {
                     (_, true) => "match capped".to_string(),
-                    (Some(w), _) => format!("team {w} wins, totals {:?}", &totals[..teams]),
+                    (Some(w), _) if with_teams => {
+                        let seats: Vec<usize> = (0..s.players as usize).filter(|&p| s.team_of[s.layout_of[p] as usize] as usize == w).collect();
+                        format!("team {w} (seats {seats:?}) wins, team totals {:?}", &totals[..teams])
+                    }
+                    (Some(w), _) => format!("P{w} wins, totals {:?}", &totals[..teams]),
                     (None, _) => "no winner".to_string(),
                 };
                 self.emit(t, None, "match_end", json!({"winner_team": winner, "capped": capped, "totals": &totals[..teams]}), text, s);

@@ -19,8 +19,6 @@ use crate::games::lopti::special::{file, Catalog};
 use crate::games::lopti::state::State;
 use crate::games::lopti::strategies::{self, Params};
 use crate::output::console::Console;
-use crate::output::summary::write_csv;
-use crate::output::OutputPath;
 use crate::rng::{deal_seed, mix};
 use crate::games::lopti::entry::MAX_SEATS;
 use crate::runner::{seating, seatings_per_deal, twin_ranks, SeatingDesign};
@@ -62,11 +60,9 @@ pub struct SessionArgs {
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Write the statistics as CSV to this file (checked before the first session; a
-    /// file is replaced atomically, a pipe or device written directly, `-` is standard
-    /// output and then the report goes to standard error).
-    #[arg(long, value_name = "PATH")]
-    pub csv: Option<PathBuf>,
+    // The statistics exported (`--csv`, `--json`, `--markdown`): the rows of the report.
+    #[command(flatten)]
+    pub export: crate::output::format::ExportArgs,
     /// Flag as KEY=VALUE: the lopti.* rules and the session decisions (see --list-rules).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
@@ -320,7 +316,7 @@ pub fn run(a: SessionArgs) -> Result<(), String> {
     if let Some(i) = a.trace_index {
         crate::cli::check_count("--trace-index", i, 0, crate::cli::MAX_GAMES - 1)?;
     }
-    let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
+    let exports = a.export.check()?;
     let mut p = prepare(&a.bots, &a.sets, &a.rule_files, a.rounds, a.target_wins)?;
     if let Some(index) = a.trace_index {
         let (pool, _) = thread_pool(a.threads)?;
@@ -349,15 +345,12 @@ pub fn run(a: SessionArgs) -> Result<(), String> {
     let ids: Vec<&'static str> = p.table.catalog.rules.iter().map(|r| r.id).collect();
     let rl = RunLabels { bots: &labels, rules: &ids, flags: &p.flags, seed: a.seed, rounds: a.rounds, target_wins: a.target_wins };
     let rep = report(&rl, &blocks(&p.table, groups));
-    let mut out = if csv.as_ref().is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
+    let mut out = if exports.takes_stdout() { Console::stderr() } else { Console::stdout() };
     let _ = print_report(&mut out, &p, &rl, &rep, quick);
     let n = layout.sessions();
     let _ = writeln!(out, "throughput: {n} sessions ({} rounds) in {secs:.2} s = {:.1} sessions/s on {threads} threads ({:.1} per thread)",
         rep.total.rounds, n as f64 / secs, n as f64 / secs / threads as f64);
-    if let Some(csv) = &csv {
-        write_csv(csv, &rep.rows)?;
-        crate::cli::wrote(&mut out, csv);
-    }
+    exports.write(&crate::output::format::Table::from_rows(&rep.rows), &mut out)?;
     out.finish()
 }
 
