@@ -589,8 +589,7 @@ impl Study {
     pub fn files(&self, state: &StudyState) -> Result<Vec<(String, Vec<u8>)>, String> {
         let mut files = Vec::new();
         let rows: Vec<SummaryRow> = (0..self.cells.len()).flat_map(|c| self.rows(state, c)).collect();
-        let header = rows.iter().map(|r| r.header.clone()).max_by_key(|h| h.len()).unwrap_or_default();
-        let values: Vec<Vec<String>> = rows.into_iter().map(|r| r.values.into_iter().chain(std::iter::repeat(String::new())).take(header.len()).collect()).collect();
+        let (header, values) = crate::output::summary::one_table(&rows);
         files.push(("summary.csv".to_string(), folder::csv_bytes(&header, &values)?));
         let lengths: Vec<Vec<String>> = (0..self.cells.len())
             .flat_map(|c| {
