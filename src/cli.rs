@@ -157,7 +157,7 @@ struct BalanceArgs {
     #[arg(long = "bot", value_name = "SPEC")]
     bots: Vec<String>,
     /// The flag and its values, the first being the baseline, e.g.
-    /// --vary spit.num_stockpiles=5,4,3.
+    /// --vary spit.num_stockpiles=5,4 (see `cardsim list` for each flag's values).
     #[arg(long, value_name = "FLAG=V1,V2,...")]
     vary: String,
     /// Other flags in force at every value (repeatable).
@@ -324,6 +324,12 @@ struct SprtArgs {
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Also write one CSV row per batch of 256 deals to PATH (checked before the first
+    /// match, written whole at the end, with or without a decision): batch, deals,
+    /// games, A's pair counts pairs_ll .. pairs_ww (L lost, D no winner, W won), the
+    /// LLR, its bounds and the verdict so far (docs/statistics.md).
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -695,7 +701,14 @@ fn balance_experiment(a: &BalanceArgs) -> Result<String, String> {
     let list = |items: &[&str]| -> Result<String, String> {
         Ok(format!("[{}]", items.iter().map(|s| toml::Value::String(s.to_string()).to_string()).collect::<Vec<_>>().join(", ")))
     };
-    let bots: Vec<String> = if a.bots.is_empty() { games::find(&a.game)?.default_bots().iter().map(|s| s.to_string()).collect() } else { a.bots.clone() };
+    // Each value checked as the user wrote it, so that an error names --vary, not the
+    // experiment file made from it.
+    let entry = games::find(&a.game)?;
+    crate::settings::Settings::parse(entry.flags(), &a.sets)?;
+    for v in &values {
+        crate::settings::Settings::parse(entry.flags(), &[format!("{}={v}", flag.trim())]).map_err(|e| e.replacen("--set ", "--vary ", 1))?;
+    }
+    let bots: Vec<String> = if a.bots.is_empty() { entry.default_bots().iter().map(|s| s.to_string()).collect() } else { a.bots.clone() };
     let bot_refs: Vec<&str> = bots.iter().map(String::as_str).collect();
     let set_refs: Vec<&str> = a.sets.iter().map(String::as_str).collect();
     Ok(format!(
@@ -715,7 +728,10 @@ fn run_balance(a: BalanceArgs) -> Result<(), String> {
     use crate::experiment::{folder, run::{Shard, Study}};
     check_count("--games", a.games, 1, MAX_GAMES)?;
     let text = balance_experiment(&a)?;
-    let study = Study::new(Experiment::parse(&text, std::path::Path::new("balance.toml"))?, a.games)?;
+    // The experiment is named `balance` (its results folder holds it as balance.toml);
+    // an error is the command's, not that of a file the user never wrote.
+    let of_command = |e: String| e.replacen("balance.toml: ", "balance: ", 1);
+    let study = Study::new(Experiment::parse(&text, std::path::Path::new("balance.toml")).map_err(of_command)?, a.games).map_err(of_command)?;
     let lock = match &a.out {
         Some(out) => {
             folder::prepare(out, "--out", false)?;
@@ -796,6 +812,7 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     check_count("--max-games", a.max_games, 2, MAX_GAMES)?;
     let model = a.model.parse()?;
     let sprt = Sprt::new(a.elo0, a.elo1, a.alpha, a.beta, model)?;
+    let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     let p = Table::parse(&a.game, &a.bots, &a.sets, SeatingDesign::All)?;
     let game = p.entry.build(&p.bots, &p.settings)?;
     if game.seats() != 2 {
@@ -806,19 +823,35 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     let ia = p.table_of.iter().position(|&given| given == 0).expect("A is one of the bots");
     let cfg = p.run_config(u64::MAX / 4, a.seed, true);
     let (lo, hi) = sprt.bounds();
-    let mut out = Console::stdout();
+    let mut out = if csv.as_ref().is_some_and(|c| c.is_stdout()) { Console::stderr() } else { Console::stdout() };
     let io = |e: std::io::Error| e.to_string();
     writeln!(out, "SPRT {} | A = {} vs B = {} | {} | seed {} | H0: {model} Elo {} H1: {} alpha {} beta {} | LLR bounds [{lo:.3}, {hi:.3}]",
         p.entry.name(), a.bots[0], a.bots[1], if p.settings.non_default().is_empty() { "default rules".into() } else { p.settings.non_default() },
         a.seed, a.elo0, a.elo1, a.alpha, a.beta).map_err(io)?;
     let start = Instant::now();
     let mut batches = 0u64;
+    let verdict_word = |v: SprtVerdict| match v {
+        SprtVerdict::AcceptH1 => "H1",
+        SprtVerdict::AcceptH0 => "H0",
+        SprtVerdict::Continue => "continue",
+    };
+    let mut table: Vec<Vec<String>> = Vec::new();
+    let max_deals = cfg.deals(2).min(a.max_games.div_ceil(cfg.seatings(2)));
+    let line = |st: &crate::sequential::SprtStatus| {
+        let p = st.pairs;
+        format!("games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  LL {} LD {} WL {} DD {} WD {} WW {}", st.games, st.llr, p[0], p[1], p[2], p[3], p[4], p[5])
+    };
     let last = pool.install(|| {
         crate::sequential::run_sprt(game.as_match_game(), &cfg, ia, &sprt, a.max_games, |st| {
             batches += 1;
-            if batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue {
-                let _ = writeln!(out, "games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  pentanomial {:?}", st.games, st.llr, st.penta);
+            // Printed sparsely (powers of two, every 32nd, the last); the CSV has every batch.
+            if batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue || st.deals == max_deals {
+                let _ = writeln!(out, "{}", line(st));
             }
+            let mut row = vec![batches.to_string(), st.deals.to_string(), st.games.to_string()];
+            row.extend(st.pairs.map(|c| c.to_string()));
+            row.extend([format!("{:.6}", st.llr), format!("{lo:.6}"), format!("{hi:.6}"), verdict_word(st.verdict).to_string()]);
+            table.push(row);
         })
     });
     if let Some(bug) = last.strategy_bug {
@@ -833,9 +866,15 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
         SprtVerdict::Continue => "no decision",
     };
     let secs = start.elapsed().as_secs_f64();
-    writeln!(out, "SPRT: {verdict} after {} games ({} deals); LLR {:.3} in [{lo:.3}, {hi:.3}]; A's score {:.4}, Elo {:.1} [{:.1}, {:.1}], normalized Elo {:.1} [{:.1}, {:.1}]{}",
-        last.games, last.deals, last.llr, ps.mean, elo, elo_lo, elo_hi, nelo, nelo_lo, nelo_hi,
+    let p = last.pairs;
+    writeln!(out, "SPRT: {verdict} after {} games ({} deals); LLR {:.3} in [{lo:.3}, {hi:.3}]; A's pairs LL {} LD {} WL {} DD {} WD {} WW {}; A's score {:.4}, Elo {:.1} [{:.1}, {:.1}], normalized Elo {:.1} [{:.1}, {:.1}]{}",
+        last.games, last.deals, last.llr, p[0], p[1], p[2], p[3], p[4], p[5], ps.mean, elo, elo_lo, elo_hi, nelo, nelo_lo, nelo_hi,
         if last.verdict == SprtVerdict::Continue { "" } else { " (estimates after a sequential stop are biased away from the bound that was not reached)" }).map_err(io)?;
+    if let Some(csv) = &csv {
+        let header = ["batch", "deals", "games", "pairs_ll", "pairs_ld", "pairs_wl", "pairs_dd", "pairs_wd", "pairs_ww", "llr", "llr_lower", "llr_upper", "verdict"].map(String::from);
+        csv.write(&crate::experiment::folder::csv_bytes(&header, &table)?)?;
+        wrote(&mut out, csv);
+    }
     eprintln!("{} matches in {secs:.1} s on {threads} threads", last.games);
     out.finish()
 }
