@@ -836,7 +836,7 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
         SprtVerdict::Continue => "continue",
     };
     let mut table: Vec<Vec<String>> = Vec::new();
-    let max_deals = cfg.deals(2).min(a.max_games.div_ceil(cfg.seatings(2)));
+    let mut printed_last = false;
     let line = |st: &crate::sequential::SprtStatus| {
         let p = st.pairs;
         format!("games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  LL {} LD {} WL {} DD {} WD {} WW {}", st.games, st.llr, p[0], p[1], p[2], p[3], p[4], p[5])
@@ -844,8 +844,10 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     let last = pool.install(|| {
         crate::sequential::run_sprt(game.as_match_game(), &cfg, ia, &sprt, a.max_games, |st| {
             batches += 1;
-            // Printed sparsely (powers of two, every 32nd, the last); the CSV has every batch.
-            if batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue || st.deals == max_deals {
+            // Printed sparsely (powers of two, every 32nd, a decision; the last below); the
+            // CSV has every batch.
+            printed_last = batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue;
+            if printed_last {
                 let _ = writeln!(out, "{}", line(st));
             }
             let mut row = vec![batches.to_string(), st.deals.to_string(), st.games.to_string()];
@@ -856,6 +858,9 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     });
     if let Some(bug) = last.strategy_bug {
         return Err(bug.message(&p.labels(), bug.match_index / cfg.seatings(2), a.seed, &p.trace_command(a.seed)));
+    }
+    if !printed_last {
+        writeln!(out, "{}", line(&last)).map_err(io)?;
     }
     let ps = paired_score(&last.penta);
     let (elo, elo_lo, elo_hi) = elo_with_interval(&ps, Z_95);

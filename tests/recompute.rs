@@ -114,6 +114,31 @@ fn a_four_player_run_recomputes_its_score_se_from_its_csv() {
     }
 }
 
+#[test]
+fn rates_and_points_recompute_from_their_sums() {
+    // Nerts reports points and per-deal rates.
+    let path = tmp("nerts.csv");
+    cardsim(&["match", "nerts", "--players", "3", "--bot", "balanced@skilled", "--games", "60", "--seed", "2", "--set", "nerts.target=20", "--quiet", "--csv", path.to_str().unwrap()]);
+    let rows = read_csv(&path);
+    let bot_rows: Vec<&HashMap<String, String>> = rows.iter().filter(|r| r["seat"] == "all" && r["after"].is_empty()).collect();
+    let rates: Vec<String> = rows[0].keys().filter_map(|k| k.strip_suffix("_deal_cross").map(String::from)).collect();
+    assert!(!rates.is_empty(), "Nerts has rates");
+    for r in bot_rows {
+        let y = num(r, "exposure");
+        for name in &rates {
+            let rate = num(r, &format!("{name}_count")) / y;
+            let ss = num(r, &format!("{name}_deal_sum_sq")) - 2.0 * rate * num(r, &format!("{name}_deal_cross")) + rate * rate * num(r, "exposure_deal_sum_sq");
+            printed(r, name, rate, 1e-6);
+            printed(r, &format!("{name}_se"), ss.max(0.0).sqrt() / y, 1e-6);
+        }
+        // Points per match and their paired SE, k seatings per deal.
+        let (d, k) = (num(r, "deals"), num(r, "games") / num(r, "deals"));
+        let mean = num(r, "points_deal_sum") / (d * k);
+        printed(r, "points", mean, 1e-6);
+        printed(r, "points_se", ((num(r, "points_deal_sum_sq") / (d * k * k) - mean * mean) / d).sqrt(), 1e-6);
+    }
+}
+
 /// Maximum-likelihood pair distribution with expected score `s` given the observed one
 /// (cells scoring 0, 1/4, 1/2, 3/4, 1): p_i = phat_i / (1 + theta (a_i - s)) with theta
 /// solving sum_i phat_i (a_i - s) / (1 + theta (a_i - s)) = 0, found by bisection.

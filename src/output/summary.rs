@@ -188,6 +188,27 @@ pub const SUFFICIENT_COLUMNS: [&str; 10] =
 /// The point sums after [`SUFFICIENT_COLUMNS`] in a game that reports points.
 pub const POINT_SUM_COLUMNS: [&str; 2] = ["points_deal_sum", "points_deal_sum_sq"];
 
+/// The sums behind the rates of a game with per-seat rates, after the point sums: the
+/// bot's exposure (`exposure`) and, over deals, the square of its per-deal exposure
+/// (`exposure_deal_sum_sq`); per rate its count (`NAME_count`), over deals the square of
+/// the per-deal count (`NAME_deal_sum_sq`) and the count times the exposure
+/// (`NAME_deal_cross`).
+pub fn rate_sum_columns(set: &RateSet) -> Vec<String> {
+    let mut cols = vec!["exposure".to_string(), "exposure_deal_sum_sq".to_string()];
+    cols.extend(set.rates.iter().flat_map(|r| ["_count", "_deal_sum_sq", "_deal_cross"].map(|t| format!("{}{t}", r.name))));
+    cols
+}
+
+/// The [`rate_sum_columns`] values of `bot`.
+fn rate_sum_values(stats: &MatchupStats, bot: usize) -> Vec<String> {
+    let Some(rates) = &stats.rates else { return Vec::new() };
+    let mut v = vec![rates.exposure[bot].iter().sum::<u64>().to_string(), rates.deal_exposure_sq[bot].to_string()];
+    for r in 0..rates.set.rates.len() {
+        v.extend([rates.counts[bot].iter().map(|c| c[r]).sum::<u64>().to_string(), rates.deal_count_sq[bot][r].to_string(), rates.deal_cross[bot][r].to_string()]);
+    }
+    v
+}
+
 /// The [`SUFFICIENT_COLUMNS`] values of a row with the paired score of the deal-score
 /// histogram `hist` and its `deft`; `pairs` the six pair counts (LL, LD, WL, DD, WD, WW).
 fn sufficient_values(hist: &[u64], deft: f64, pairs: Option<[u64; 6]>) -> Vec<String> {
@@ -239,6 +260,9 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
     header.extend(SUFFICIENT_COLUMNS.map(String::from));
     if stats.points.is_some() {
         header.extend(POINT_SUM_COLUMNS.map(String::from));
+    }
+    if let Some(rates) = &stats.rates {
+        header.extend(rate_sum_columns(&rates.set));
     }
     let matchup_tail: Vec<String> = stats
         .metrics
@@ -308,6 +332,7 @@ pub fn summary_rows(labels: &MatchupLabels, stats: &MatchupStats, metrics: &[Met
         if let Some(pts) = &stats.points {
             sufficient.extend([pts.deal_sum[bot].to_string(), pts.deal_sum_sq[bot].to_string()]);
         }
+        sufficient.extend(rate_sum_values(stats, bot));
         rows.push(row(label, bot.to_string(), "all".into(), "", games, wins, paired, deal_cols.clone(), [points_values(stats, &[bot], &all_seats), rate_values(stats, &[bot], &all_seats)].concat(), sufficient));
         for seat in 0..stats.seats {
             let (games, wins) = (stats.games[bot][seat], stats.wins[bot][seat]);
@@ -633,6 +658,9 @@ mod tests {
         assert_eq!(header[at..at + 5], ["calls_per_deal", "calls_per_deal_se", "calls_per_deal_ci_low", "calls_per_deal_ci_high", SUFFICIENT_COLUMNS[0]]);
         // a: 4 calls over 8 deals = 0.5; per deal (2, 4) and (2, 4): no residual, SE 0.
         assert_eq!([col(&rows[0], "calls_per_deal"), col(&rows[0], "calls_per_deal_se")], ["0.500000", "0.000000"]);
+        // Its sums: exposure 8 (4 per deal: 16 + 16), counts 4 (2 per deal: 4 + 4), cross 8 + 8.
+        let sums: Vec<String> = ["exposure", "exposure_deal_sum_sq", "calls_per_deal_count", "calls_per_deal_deal_sum_sq", "calls_per_deal_deal_cross"].iter().map(|c| col(&rows[0], c)).collect();
+        assert_eq!(sums, ["8", "32", "4", "8", "16"]);
         // a in seat 0 (first seatings): 2 + 1 calls over 4 deals; no interval on seat rows.
         assert_eq!([col(&rows[1], "calls_per_deal"), col(&rows[1], "calls_per_deal_se")], ["0.750000", ""]);
         let any1 = rows.iter().find(|r| col(r, "bot") == ANY_BOT && col(r, "seat") == "1").unwrap();
