@@ -192,7 +192,7 @@ struct BalanceArgs {
     #[arg(long = "bot", value_name = "SPEC")]
     bots: Vec<String>,
     /// The flag and its values, the first being the baseline, e.g.
-    /// --vary spit.num_stockpiles=5,4,3.
+    /// --vary spit.num_stockpiles=5,4 (see `cardsim list` for each flag's values).
     #[arg(long, value_name = "FLAG=V1,V2,...")]
     vary: String,
     /// Other flags in force at every value (repeatable).
@@ -358,7 +358,8 @@ struct SprtArgs {
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    // The table exported: one row per batch printed (see `sprt_row`).
+    // The table exported (--csv, --json, --markdown): one row per batch of 256 deals,
+    // written whole at the end, with or without a decision (see `SPRT_COLUMNS`).
     #[command(flatten)]
     export: ExportArgs,
 }
@@ -801,7 +802,14 @@ fn balance_experiment(a: &BalanceArgs) -> Result<String, String> {
     let list = |items: &[&str]| -> Result<String, String> {
         Ok(format!("[{}]", items.iter().map(|s| toml::Value::String(s.to_string()).to_string()).collect::<Vec<_>>().join(", ")))
     };
-    let bots: Vec<String> = if a.bots.is_empty() { games::find(&a.game)?.default_bots().iter().map(|s| s.to_string()).collect() } else { a.bots.clone() };
+    // Each value checked as the user wrote it, so that an error names --vary, not the
+    // experiment file made from it.
+    let entry = games::find(&a.game)?;
+    crate::settings::Settings::parse(entry.flags(), &a.sets)?;
+    for v in &values {
+        crate::settings::Settings::parse(entry.flags(), &[format!("{}={v}", flag.trim())]).map_err(|e| e.replacen("--set ", "--vary ", 1))?;
+    }
+    let bots: Vec<String> = if a.bots.is_empty() { entry.default_bots().iter().map(|s| s.to_string()).collect() } else { a.bots.clone() };
     let bot_refs: Vec<&str> = bots.iter().map(String::as_str).collect();
     let set_refs: Vec<&str> = a.sets.iter().map(String::as_str).collect();
     Ok(format!(
@@ -821,7 +829,10 @@ fn run_balance(a: BalanceArgs) -> Result<(), String> {
     use crate::experiment::{folder, run::{Shard, Study}};
     check_count("--games", a.games, 1, MAX_GAMES)?;
     let text = balance_experiment(&a)?;
-    let study = Study::new(Experiment::parse(&text, std::path::Path::new("balance.toml"))?, a.games)?;
+    // The experiment is named `balance` (its results folder holds it as balance.toml);
+    // an error is the command's, not that of a file the user never wrote.
+    let of_command = |e: String| e.replacen("balance.toml: ", "balance: ", 1);
+    let study = Study::new(Experiment::parse(&text, std::path::Path::new("balance.toml")).map_err(of_command)?, a.games).map_err(of_command)?;
     let lock = match &a.out {
         Some(out) => {
             folder::prepare(out, "--out", false)?;
@@ -927,24 +938,35 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     let cfg = p.run_config(u64::MAX / 4, a.seed, true);
     let (lo, hi) = sprt.bounds();
     let mut out = if exports.takes_stdout() { Console::stderr() } else { Console::stdout() };
-    let mut table = FormatTable { header: SPRT_COLUMNS.map(String::from).to_vec(), rows: Vec::new() };
     let io = |e: std::io::Error| e.to_string();
     writeln!(out, "SPRT {} | A = {} vs B = {} | {} | seed {} | H0: {model} Elo {} H1: {} alpha {} beta {} | LLR bounds [{lo:.3}, {hi:.3}]",
         p.entry.name(), a.bots[0], a.bots[1], if p.settings.non_default().is_empty() { "default rules".into() } else { p.settings.non_default() },
         a.seed, a.elo0, a.elo1, a.alpha, a.beta).map_err(io)?;
     let start = Instant::now();
     let mut batches = 0u64;
+    let mut table = FormatTable { header: SPRT_COLUMNS.map(String::from).to_vec(), rows: Vec::new() };
+    let mut printed_last = false;
+    let line = |st: &crate::sequential::SprtStatus| {
+        let p = st.pairs;
+        format!("games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  LL {} LD {} WL {} DD {} WD {} WW {}", st.games, st.llr, p[0], p[1], p[2], p[3], p[4], p[5])
+    };
     let last = pool.install(|| {
         crate::sequential::run_sprt(game.as_match_game(), &cfg, ia, &sprt, a.max_games, |st| {
             batches += 1;
-            if batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue {
-                let _ = writeln!(out, "games {:>9}  LLR {:>7.3}  [{lo:.3}, {hi:.3}]  pentanomial {:?}", st.games, st.llr, st.penta);
-                table.rows.push(sprt_row(st, (lo, hi)));
+            // Printed sparsely (powers of two, every 32nd, a decision; the last below); the
+            // CSV has every batch.
+            printed_last = batches.is_power_of_two() || batches.is_multiple_of(32) || st.verdict != SprtVerdict::Continue;
+            if printed_last {
+                let _ = writeln!(out, "{}", line(st));
             }
+            table.rows.push(sprt_row(batches, st, (lo, hi)));
         })
     });
     if let Some(bug) = last.strategy_bug {
         return Err(bug.message(&p.labels(), bug.match_index / cfg.seatings(2), a.seed, &p.trace_command(a.seed)));
+    }
+    if !printed_last {
+        writeln!(out, "{}", line(&last)).map_err(io)?;
     }
     let ps = paired_score(&last.penta);
     let (elo, elo_lo, elo_hi) = elo_with_interval(&ps, Z_95);
@@ -955,43 +977,44 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
         SprtVerdict::Continue => "no decision",
     };
     let secs = start.elapsed().as_secs_f64();
-    writeln!(out, "SPRT: {verdict} after {} games ({} deals); LLR {:.3} in [{lo:.3}, {hi:.3}]; A's score {:.4}, Elo {:.1} [{:.1}, {:.1}], normalized Elo {:.1} [{:.1}, {:.1}]{}",
-        last.games, last.deals, last.llr, ps.mean, elo, elo_lo, elo_hi, nelo, nelo_lo, nelo_hi,
+    let p = last.pairs;
+    writeln!(out, "SPRT: {verdict} after {} games ({} deals); LLR {:.3} in [{lo:.3}, {hi:.3}]; A's pairs LL {} LD {} WL {} DD {} WD {} WW {}; A's score {:.4}, Elo {:.1} [{:.1}, {:.1}], normalized Elo {:.1} [{:.1}, {:.1}]{}",
+        last.games, last.deals, last.llr, p[0], p[1], p[2], p[3], p[4], p[5], ps.mean, elo, elo_lo, elo_hi, nelo, nelo_lo, nelo_hi,
         if last.verdict == SprtVerdict::Continue { "" } else { " (estimates after a sequential stop are biased away from the bound that was not reached)" }).map_err(io)?;
     eprintln!("{} matches in {secs:.1} s on {threads} threads", last.games);
-    if table.rows.last().is_none_or(|r| r[0] != last.games.to_string()) {
-        table.rows.push(sprt_row(&last, (lo, hi)));
-    }
     if last.verdict == SprtVerdict::Continue {
-        let state = table.header.iter().position(|h| h == "state").expect("a column");
-        table.rows.last_mut().expect("a row")[state] = "no decision".into();
+        let state = table.header.iter().position(|h| h == "verdict").expect("a column");
+        table.rows.last_mut().expect("every run plays a batch")[state] = "no decision".into();
     }
     exports.write(&table, &mut out)?;
     out.finish()
 }
 
-/// The columns of `sprt`'s export, one row per batch printed: the matches and deals so
-/// far, the log-likelihood ratio and its bounds, the five pentanomial counts (deals in
-/// which A scored 0, 1/4, 1/2, 3/4, 1 over its two seatings), the state of the test
+/// The columns of `sprt`'s export, one row per batch of 256 deals: the batch, the deals
+/// and matches so far, A's pair counts (`pairs_ll` .. `pairs_ww`: its results over the
+/// two seatings of a deal, L lost, D no winner, W won; the pentanomial cells are LL, LD,
+/// WL + DD, WD, WW), the log-likelihood ratio and its bounds, the verdict so far
 /// (`continue`, `H0`, `H1`, or `no decision` on the last row of a run stopped by
-/// --max-games; that last batch is always a row) and A's paired score and logistic Elo with their 95% intervals.
-const SPRT_COLUMNS: [&str; 16] = ["games", "deals", "llr", "llr_lower", "llr_upper", "penta_0", "penta_1", "penta_2", "penta_3", "penta_4", "state",
-    "score", "score_se", "elo", "elo_ci_low", "elo_ci_high"];
+/// --max-games) and A's paired score and logistic Elo with their 95% intervals
+/// (docs/statistics.md shows how each follows from the counts).
+const SPRT_COLUMNS: [&str; 18] = ["batch", "deals", "games", "pairs_ll", "pairs_ld", "pairs_wl", "pairs_dd", "pairs_wd", "pairs_ww",
+    "llr", "llr_lower", "llr_upper", "verdict", "score", "score_se", "elo", "elo_ci_low", "elo_ci_high"];
 
-/// One row of [`SPRT_COLUMNS`] for a batch's status.
-fn sprt_row(st: &crate::sequential::SprtStatus, (lo, hi): (f64, f64)) -> Vec<String> {
+/// One row of [`SPRT_COLUMNS`] for batch `batch`'s status.
+fn sprt_row(batch: u64, st: &crate::sequential::SprtStatus, (lo, hi): (f64, f64)) -> Vec<String> {
     use crate::stats::{elo_with_interval, paired_score, SprtVerdict, Z_95};
     let ps = paired_score(&st.penta);
     let (elo, elo_lo, elo_hi) = elo_with_interval(&ps, Z_95);
     let e = |x: f64| if x.is_finite() { format!("{:.2}", x + 0.0) } else if x > 0.0 { "inf".into() } else { "-inf".into() };
-    let state = match st.verdict {
+    let verdict = match st.verdict {
         SprtVerdict::AcceptH1 => "H1",
         SprtVerdict::AcceptH0 => "H0",
         SprtVerdict::Continue => "continue",
     };
-    let mut row = vec![st.games.to_string(), st.deals.to_string(), format!("{:.6}", st.llr), format!("{lo:.6}"), format!("{hi:.6}")];
-    row.extend(st.penta.iter().map(|c| c.to_string()));
-    row.extend([state.to_string(), format!("{:.6}", ps.mean), format!("{:.6}", ps.se()), e(elo), e(elo_lo), e(elo_hi)]);
+    let mut row = vec![batch.to_string(), st.deals.to_string(), st.games.to_string()];
+    row.extend(st.pairs.map(|c| c.to_string()));
+    row.extend([format!("{:.6}", st.llr), format!("{lo:.6}"), format!("{hi:.6}"), verdict.to_string()]);
+    row.extend([format!("{:.6}", ps.mean), format!("{:.6}", ps.se()), e(elo), e(elo_lo), e(elo_hi)]);
     row
 }
 

@@ -20,6 +20,9 @@ pub struct SprtStatus {
     pub games: u64,
     /// `penta[k]`: deals in which bot A scored `k / 4` over its two seatings.
     pub penta: [u64; 5],
+    /// A's deals by their two results: LL, LD, WL, DD, WD, WW (L lost, D no winner,
+    /// W won): `penta` with its middle cell split into WL and DD.
+    pub pairs: [u64; 6],
     /// Log-likelihood ratio of H1 over H0.
     pub llr: f64,
     /// The test's decision so far.
@@ -34,7 +37,7 @@ pub struct SprtStatus {
 pub fn run_sprt(game: &dyn MatchGame, cfg: &RunConfig, a: usize, sprt: &Sprt, max_games: u64, mut report: impl FnMut(&SprtStatus)) -> SprtStatus {
     assert_eq!(game.seats(), 2, "the SPRT compares two bots in two seats");
     let max_deals = cfg.deals(2).min(max_games.div_ceil(cfg.seatings(2)));
-    let mut status = SprtStatus { deals: 0, games: 0, penta: [0; 5], llr: 0.0, verdict: SprtVerdict::Continue, strategy_bug: None };
+    let mut status = SprtStatus { deals: 0, games: 0, penta: [0; 5], pairs: [0; 6], llr: 0.0, verdict: SprtVerdict::Continue, strategy_bug: None };
     let hidden = ProgressBar::hidden();
     while status.deals < max_deals && status.verdict == SprtVerdict::Continue {
         let end = (status.deals + BATCH_DEALS).min(max_deals);
@@ -46,6 +49,10 @@ pub fn run_sprt(game: &dyn MatchGame, cfg: &RunConfig, a: usize, sprt: &Sprt, ma
         for (k, c) in batch.deal_score[a].iter().enumerate() {
             status.penta[k] += c;
         }
+        // One win and one match without winner make 3 units (WD): the other deals with
+        // one win are WL.
+        let wl = batch.deal_wins[a][1] - batch.deal_score[a][3];
+        status.pairs = [status.penta[0], status.penta[1], status.pairs[2] + wl, status.pairs[3] + batch.deal_score[a][2] - wl, status.penta[3], status.penta[4]];
         status.deals = end;
         status.games += batch.total_games();
         status.llr = sprt.llr(&status.penta);
@@ -88,6 +95,8 @@ mod tests {
         assert!(even.llr <= sprt.bounds().0);
         assert_eq!(even.games, 2 * even.deals);
         assert_eq!(even.deals % BATCH_DEALS, 0, "the test looks only between whole batches");
+        // Biased has no draws: every middle deal is a WL.
+        assert_eq!(even.pairs, [even.penta[0], even.penta[1], even.penta[2], 0, even.penta[3], even.penta[4]]);
     }
 
     #[test]

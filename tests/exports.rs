@@ -127,16 +127,17 @@ fn match_exports_hold_the_summary_table() {
 }
 
 #[test]
-fn sprt_exports_one_row_per_batch_printed_and_the_last() {
-    let (header, rows) = check_command("sprt", &["sprt", "spit", "--bot", "greedy@expert", "--bot", "greedy@expert", "--elo0", "-5", "--elo1", "5", "--max-games", "200"]);
+fn sprt_exports_one_row_per_batch_and_its_counts() {
+    let (header, rows) = check_command("sprt", &["sprt", "spit", "--bot", "greedy@expert", "--bot", "greedy@expert", "--elo0", "-5", "--elo1", "5", "--max-games", "600"]);
+    assert_eq!(rows.len(), 2, "300 deals: batches of 256 and 44");
     let last = rows.last().unwrap();
-    assert_eq!((col(&header, last, "games"), col(&header, last, "deals"), col(&header, last, "state")), ("200", "100", "no decision"));
-    let penta: u64 = (0..5).map(|k| col(&header, last, &format!("penta_{k}")).parse::<u64>().unwrap()).sum();
-    assert_eq!(penta, 100, "the pentanomial counts add up to the deals");
-    // The score from the counts: sum of k/4 times count, over the deals.
-    let score: f64 = (0..5).map(|k| k as f64 / 4.0 * col(&header, last, &format!("penta_{k}")).parse::<f64>().unwrap()).sum::<f64>() / 100.0;
+    assert_eq!((col(&header, last, "batch"), col(&header, last, "games"), col(&header, last, "deals"), col(&header, last, "verdict")), ("2", "600", "300", "no decision"));
+    let pairs: Vec<f64> = ["ll", "ld", "wl", "dd", "wd", "ww"].iter().map(|p| col(&header, last, &format!("pairs_{p}")).parse::<f64>().unwrap()).collect();
+    assert_eq!(pairs.iter().sum::<f64>(), 300.0, "the pair counts add up to the deals");
+    // The score from the counts: A's share of the two seatings of each deal.
+    let score: f64 = pairs.iter().zip([0.0, 0.25, 0.5, 0.5, 0.75, 1.0]).map(|(c, s)| c * s).sum::<f64>() / 300.0;
     assert!((col(&header, last, "score").parse::<f64>().unwrap() - score).abs() < 1e-6);
-    assert!(rows[..rows.len() - 1].iter().all(|r| col(&header, r, "state") == "continue"));
+    assert!(rows[..rows.len() - 1].iter().all(|r| col(&header, r, "verdict") == "continue"));
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::games::{self, TracedGame};
 use crate::output::summary::{print_metric_lines, print_summary, summary_rows, MatchupLabels, SummaryRow};
 use crate::realtime::DEFAULT_PRESET;
 use crate::runner::{for_deals, length_metric, play_deal, DealTally, MatchupStats, RunConfig};
-use crate::stats::paired::PairedSums;
+use crate::stats::paired::{edge_verdict_text, PairedSums, BALANCE_TOLERANCE};
 use crate::stats::ratings::{bradley_terry, Pairwise};
 use crate::stats::Z_95;
 use crate::table::Table;
@@ -444,6 +444,10 @@ impl Study {
             for line in self.sweep_lines(state) {
                 writeln!(out, "{line}").map_err(io)?;
             }
+            writeln!(out, "\nverdict per value: seat 0's edge (its score less 1/players) under it, 95% interval; balanced = the interval within ±1 point:").map_err(io)?;
+            for line in self.sweep_verdicts(state) {
+                writeln!(out, "{line}").map_err(io)?;
+            }
         }
         if let Some((header, rows)) = self.ratings(state)? {
             writeln!(out, "\nratings (Bradley-Terry, Elo scale, 95% interval):").map_err(io)?;
@@ -470,7 +474,7 @@ impl Study {
             Some(b) => format!("bot{b}.{}", v.param),
             None => v.param.clone(),
         }));
-        header.extend(["figure", "bot", "value", "se", "ci_low", "ci_high", "diff", "diff_se", "diff_ci_low", "diff_ci_high", "p_value", "change"].map(String::from));
+        header.extend(["figure", "bot", "value", "se", "ci_low", "ci_high", "diff", "diff_se", "diff_ci_low", "diff_ci_high", "p_value", "change", "verdict", "deals", "per_deal", "offset", "sum", "sum_sq", "sum_x_base"].map(String::from));
         let f = |x: f64| format!("{:.6}", x + 0.0);
         let base = &state.paired[0];
         let (score0, len0) = self.dens(0);
@@ -495,6 +499,8 @@ impl Study {
                 } else {
                     r.extend(std::iter::repeat_n(String::new(), 6));
                 }
+                r.push(if j == 0 { edge_verdict_text("seat 0", m - shift, m - shift - Z_95 * se, m - shift + Z_95 * se, BALANCE_TOLERANCE) } else { String::new() });
+                r.extend([p.deals.to_string(), den.to_string(), format!("{shift}"), p.sum[j].to_string(), p.sum_sq[j].to_string(), p.cross[j].to_string()]);
                 rows.push(r);
             };
             push("seat0_edge".into(), String::new(), 0, score_den, score0, 1.0 / n as f64, 1.0 / n0 as f64, true, false);
@@ -538,6 +544,17 @@ impl Study {
             lines.push(line);
         }
         lines
+    }
+
+    /// One line per point: its label and the verdict on seat 0's edge under it
+    /// ([`edge_verdict_text`]).
+    pub fn sweep_verdicts(&self, state: &StudyState) -> Vec<String> {
+        let (header, rows) = self.sweep_table(state);
+        let at = |name: &str| header.iter().position(|h| h == name).expect("column");
+        rows.iter()
+            .filter(|r| r[at("figure")] == "seat0_edge")
+            .map(|r| format!("{}: {}", self.cells[r[0].parse::<usize>().expect("a point number") - 1].label, r[at("verdict")]))
+            .collect()
     }
 
     /// Ratings of a round robin, gauntlet or head-to-head: `rank, bot, elo, elo_se,
@@ -589,8 +606,7 @@ impl Study {
     pub fn files(&self, state: &StudyState) -> Result<Vec<(String, Vec<u8>)>, String> {
         let mut files = Vec::new();
         let rows: Vec<SummaryRow> = (0..self.cells.len()).flat_map(|c| self.rows(state, c)).collect();
-        let header = rows.iter().map(|r| r.header.clone()).max_by_key(|h| h.len()).unwrap_or_default();
-        let values: Vec<Vec<String>> = rows.into_iter().map(|r| r.values.into_iter().chain(std::iter::repeat(String::new())).take(header.len()).collect()).collect();
+        let (header, values) = crate::output::summary::one_table(&rows);
         files.push(("summary.csv".to_string(), folder::csv_bytes(&header, &values)?));
         let lengths: Vec<Vec<String>> = (0..self.cells.len())
             .flat_map(|c| {

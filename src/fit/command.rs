@@ -115,6 +115,27 @@ fn check_out(out: &Path) -> Result<OutputPath, String> {
     OutputPath::check("--out", out)
 }
 
+/// AIC differences below this do not tell two fits apart (Burnham and Anderson's rule
+/// of thumb: a model within 2 of the best has substantial support).
+pub const AIC_MEANINGFUL: f64 = 2.0;
+
+/// The sentence on the families' AICs: "Better fit by AIC: F (AIC d below the G's)"
+/// only when the lower AIC is lower by at least [`AIC_MEANINGFUL`] and its fit is not
+/// degenerate (every parameter has an interval; e.g. tau at its boundary 0 has none);
+/// otherwise a sentence that says why there is no verdict.
+pub fn aic_sentence(fits: &[Fit]) -> String {
+    let best = better(fits);
+    let others: Vec<&Fit> = fits.iter().filter(|f| f.family != best.family).collect();
+    let gaps = others.iter().map(|f| format!("{:.2} below the {}'s", f.aic - best.aic, f.family.name())).collect::<Vec<_>>().join(", ");
+    if best.se.iter().any(|s| !s.is_finite()) {
+        format!("No verdict by AIC: the {} has the lower AIC ({gaps}), but its fit is degenerate ({}).", best.family.name(), best.notes.join("; "))
+    } else if others.iter().any(|f| f.aic - best.aic < AIC_MEANINGFUL) {
+        format!("No better fit by AIC: the {}'s AIC is {gaps}, less than {AIC_MEANINGFUL}, which does not tell the families apart.", best.family.name())
+    } else {
+        format!("Better fit by AIC: {} (AIC {gaps})", best.family.name())
+    }
+}
+
 /// The fit with the lower AIC (the first on a tie).
 pub fn better(fits: &[Fit]) -> &Fit {
     fits.iter().min_by(|a, b| a.aic.total_cmp(&b.aic)).expect("at least one fit")
@@ -161,9 +182,7 @@ pub fn report(source: &str, times: &Times, fits: &[Fit]) -> String {
             let _ = writeln!(o, "  note: {note}");
         }
     }
-    let best = better(fits);
-    let others: Vec<String> = fits.iter().filter(|f| f.family != best.family).map(|f| format!("{:.2} below the {}'s", f.aic - best.aic, f.family.name())).collect();
-    let _ = writeln!(o, "\nBetter fit by AIC: {} (AIC {})", best.family.name(), others.join(", "));
+    let _ = writeln!(o, "\n{}", aic_sentence(fits));
     let _ = writeln!(o, "Intervals: Wald 95% from the observed Fisher information (numeric Hessian of the log-likelihood at the estimate); sigma and tau on the log scale.");
     let _ = writeln!(
         o,
@@ -183,7 +202,7 @@ fn provenance(source: &str, times: &Times, fits: &[Fit], plan: &BotPlan) -> Vec<
     let aics: Vec<String> = fits.iter().map(|f| format!("{} {:.2}", f.family.name(), f.aic)).collect();
     vec![
         format!("Fitted by `cardsim fit-rt` to {} move times (ms) from {source}{column}.", times.values.len()),
-        format!("Better fit by AIC: {} ({}); AIC: {}.", best.family.name(), params.join(", "), aics.join(", ")),
+        format!("Written from the {} fit ({}), the lower AIC; AIC: {}. {}", best.family.name(), params.join(", "), aics.join(", "), aic_sentence(fits)),
         format!(
             "A card play takes exactly that time: a constant movement of {:.3} ms plus a look of the fitted distribution less it.",
             plan.motor
@@ -223,6 +242,23 @@ mod tests {
         assert_eq!(default_strategy(&["smart@skilled", "greedy@skilled"]), "smart");
         assert_eq!(default_strategy(&["balanced@skilled"]), "balanced");
         assert_eq!(default_strategy(games::find("spit").unwrap().default_bots()), "smart");
+    }
+
+    #[test]
+    fn fit_aic_gaps_below_two_and_degenerate_fits_get_no_verdict() {
+        use crate::reaction::Dist;
+        let mut rng = crate::rng::rng_from(3);
+        let xs: Vec<f64> = (0..400).map(|_| Dist::ExGaussian { mu: 400.0, sigma: 40.0, tau: 120.0, floor: 0.0 }.sample(&mut rng)).collect();
+        let mut fits: Vec<Fit> = FAMILIES.iter().map(|&f| fit(f, &xs)).collect();
+        let (eg, ln) = (fits.iter().position(|f| f.family == Family::ExGaussian).unwrap(), fits.iter().position(|f| f.family == Family::ShiftedLognormal).unwrap());
+        fits[eg].aic = 1000.0;
+        fits[ln].aic = 1001.98;
+        assert_eq!(aic_sentence(&fits), "No better fit by AIC: the ex-Gaussian's AIC is 1.98 below the shifted lognormal's, less than 2, which does not tell the families apart.");
+        fits[ln].aic = 1002.5;
+        assert_eq!(aic_sentence(&fits), "Better fit by AIC: ex-Gaussian (AIC 2.50 below the shifted lognormal's)");
+        fits[eg].se[2] = f64::NAN;
+        fits[eg].notes = vec!["tau is near 0 (no interval)".into()];
+        assert!(aic_sentence(&fits).starts_with("No verdict by AIC: the ex-Gaussian has the lower AIC (2.50 below the shifted lognormal's), but its fit is degenerate (tau is near 0"), "{}", aic_sentence(&fits));
     }
 
     #[test]

@@ -181,6 +181,14 @@ mod tests {
         let f = check_recovery(Family::ExGaussian, [400.0, 40.0, 100.0], 20_240_611);
         // SE of mu for n = 5000 is about 1.5 ms: the estimates are tight.
         assert!(f.se[0] < 3.0 && f.se[2] < 4.0, "{:?}", f.se);
+        // mu: estimate ± 1.96 SE; sigma, tau: the interval of the logarithm, whose SE is
+        // SE / estimate (delta method), so ln(high / low) = 2 · 1.96 · SE / estimate.
+        assert!((f.ci[0].1 - f.params[0] - 1.959_964 * f.se[0]).abs() < 1e-4 && (f.params[0] - f.ci[0].0 - 1.959_964 * f.se[0]).abs() < 1e-4);
+        for i in [1, 2] {
+            let (lo, hi) = f.ci[i];
+            assert!(((hi / lo).ln() - 2.0 * 1.959_964 * f.se[i] / f.params[i]).abs() < 1e-6, "{i}: [{lo}, {hi}] {:?}", f);
+            assert!((lo * hi / (f.params[i] * f.params[i]) - 1.0).abs() < 1e-9, "symmetric on the log scale");
+        }
     }
 
     #[test]

@@ -31,11 +31,11 @@ pub struct Table {
 }
 
 impl Table {
-    /// The table of summary rows: the widest row's header (rows of a narrower header,
-    /// e.g. of another game in one study, are padded with empty values).
+    /// The table of summary rows as [`super::summary::one_table`]: every column of
+    /// every row's header, each value under its own column name (empty where a row's
+    /// table, e.g. of another player count or game in one study, has no such column).
     pub fn from_rows(rows: &[SummaryRow]) -> Table {
-        let header = rows.iter().map(|r| r.header.clone()).max_by_key(|h| h.len()).unwrap_or_default();
-        let rows = rows.iter().map(|r| r.values.iter().cloned().chain(std::iter::repeat(String::new())).take(header.len()).collect()).collect();
+        let (header, rows) = super::summary::one_table(rows);
         Table { header, rows }
     }
 

@@ -108,6 +108,54 @@ impl Difference {
     }
 }
 
+/// The tolerance of [`edge_verdict`]: an edge whose 95% interval lies within ±1
+/// point (0.01 of a score) counts as balanced.
+pub const BALANCE_TOLERANCE: f64 = 0.01;
+
+/// A plain verdict on a seat's edge (its score less its fair share) from its interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeVerdict {
+    /// The whole interval lies within ±tolerance: balanced in practice.
+    Balanced,
+    /// The interval lies above 0 and reaches past +tolerance: the seat is favoured.
+    Favoured,
+    /// The interval lies below 0 and reaches past -tolerance: the seat is at a
+    /// disadvantage.
+    Disfavoured,
+    /// The interval holds 0 and reaches past ±tolerance: more deals are needed.
+    Inconclusive,
+}
+
+/// The verdict on an edge with interval `[low, high]` (docs/statistics.md, "Verdicts"):
+/// balanced when `-tolerance <= low` and `high <= tolerance`; else favoured when
+/// `low > 0`, disfavoured when `high < 0`, inconclusive otherwise.
+pub fn edge_verdict(low: f64, high: f64, tolerance: f64) -> EdgeVerdict {
+    if low >= -tolerance && high <= tolerance {
+        EdgeVerdict::Balanced
+    } else if low > 0.0 {
+        EdgeVerdict::Favoured
+    } else if high < 0.0 {
+        EdgeVerdict::Disfavoured
+    } else {
+        EdgeVerdict::Inconclusive
+    }
+}
+
+/// The verdict on `who`'s edge `edge` with interval `[low, high]` (scores; printed in
+/// points, hundredths of a score) as a sentence, e.g. "seat 0 favoured by +2.1 points
+/// [+1.0, +3.2]".
+pub fn edge_verdict_text(who: &str, edge: f64, low: f64, high: f64, tolerance: f64) -> String {
+    let pt = |x: f64| format!("{:+.1}", 100.0 * x + 0.0);
+    let tol = format!("±{} point{}", 100.0 * tolerance, if tolerance == 0.01 { "" } else { "s" });
+    let interval = format!("{} points [{}, {}]", pt(edge), pt(low), pt(high));
+    match edge_verdict(low, high, tolerance) {
+        EdgeVerdict::Balanced => format!("balanced within {tol} at 95% ({who} edge {interval})"),
+        EdgeVerdict::Favoured => format!("{who} favoured by {interval}"),
+        EdgeVerdict::Disfavoured => format!("{who} at a disadvantage: {interval}"),
+        EdgeVerdict::Inconclusive => format!("inconclusive: {who} edge {interval}, an interval that holds 0 and reaches past {tol}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +181,24 @@ mod tests {
         let mut whole = PairedSums::default();
         whole.merge(&var);
         assert_eq!(whole, var);
+    }
+
+    #[test]
+    fn verdicts_on_constructed_intervals() {
+        let t = BALANCE_TOLERANCE;
+        assert_eq!(edge_verdict(-0.004, 0.009, t), EdgeVerdict::Balanced);
+        assert_eq!(edge_verdict(-0.01, 0.01, t), EdgeVerdict::Balanced, "the bounds count as within");
+        assert_eq!(edge_verdict(0.002, 0.008, t), EdgeVerdict::Balanced, "an edge within the tolerance is balanced even when it excludes 0");
+        assert_eq!(edge_verdict(0.010, 0.032, t), EdgeVerdict::Favoured);
+        assert_eq!(edge_verdict(-0.032, -0.0001, t), EdgeVerdict::Disfavoured);
+        assert_eq!(edge_verdict(-0.005, 0.0101, t), EdgeVerdict::Inconclusive);
+        assert_eq!(edge_verdict(-0.2, 0.2, t), EdgeVerdict::Inconclusive);
+        assert_eq!(edge_verdict_text("seat 0", 0.021, 0.010, 0.032, t), "seat 0 favoured by +2.1 points [+1.0, +3.2]");
+        assert_eq!(edge_verdict_text("seat 0", 0.001, -0.004, 0.006, t), "balanced within ±1 point at 95% (seat 0 edge +0.1 points [-0.4, +0.6])");
+        assert_eq!(edge_verdict_text("seat 0", -0.05, -0.07, -0.03, t), "seat 0 at a disadvantage: -5.0 points [-7.0, -3.0]");
+        assert_eq!(
+            edge_verdict_text("seat 0", 0.003, -0.012, 0.018, t),
+            "inconclusive: seat 0 edge +0.3 points [-1.2, +1.8], an interval that holds 0 and reaches past ±1 point"
+        );
     }
 }

@@ -167,6 +167,9 @@ mod tests {
         assert!((r[0].elo - 35.218).abs() < 1e-3 && (r[1].elo + 35.218).abs() < 1e-3, "{r:?}");
         let se = 0.5 / 24f64.sqrt() * ELO_PER_NAT;
         assert!((r[0].se - se).abs() < 1e-9, "{} vs {se}", r[0].se);
+        // The 95% interval: 1.959964 SEs each side (normal tables), not 1.645.
+        let (lo, hi) = r[0].interval();
+        assert!((hi - r[0].elo - 1.959_964 * se).abs() < 1e-5 && (r[0].elo - lo - 1.959_964 * se).abs() < 1e-5, "[{lo}, {hi}]");
     }
 
     #[test]

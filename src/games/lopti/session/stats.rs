@@ -584,4 +584,18 @@ mod tests {
         assert_eq!((same.value, same.lo, same.hi), (0.0, 0.0, 0.0), "identical rates differ by exactly 0");
         assert!(ratio(&[(0.0, 0.0)], true).value.is_nan());
     }
+
+    #[test]
+    fn lift_standard_errors_keep_every_delta_method_term() {
+        // Excess: d = 1/4; residuals x - e - d y = 0, 1, -1; SE = sqrt(3/2 * 2) / 6.
+        let d = excess(&[(1.0, 2.0, 0.5), (2.0, 2.0, 0.5), (0.0, 2.0, 0.5)]);
+        let se = (1.5f64 * 2.0).sqrt() / 6.0;
+        assert!((d.hi - (0.25 + Z_95 * se)).abs() < 1e-12 && (d.lo - (0.25 - Z_95 * se)).abs() < 1e-12, "{d:?}");
+        // Difference of ratios 3/6 - 4/12 = 1/6; per cluster (x - r1 y) / 6 - (z - r2 m) / 12
+        // = 1/36, 7/36, -8/36; SE = sqrt(3/2 * 114 / 1296) = sqrt(171) / 36 (hand computed).
+        let lift = ratio_difference(&[(1.0, 2.0, 1.0, 4.0), (2.0, 2.0, 1.0, 4.0), (0.0, 2.0, 2.0, 4.0)]);
+        let se = 171f64.sqrt() / 36.0;
+        assert!((lift.value - 1.0 / 6.0).abs() < 1e-12, "{lift:?}");
+        assert!((lift.hi - (1.0 / 6.0 + Z_95 * se)).abs() < 1e-12 && (lift.lo - (1.0 / 6.0 - Z_95 * se)).abs() < 1e-12, "{lift:?}");
+    }
 }
