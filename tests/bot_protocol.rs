@@ -286,3 +286,70 @@ fn the_view_sent_is_the_view_the_built_in_strategy_gets() {
         assert_eq!(s, b, "decision {k}: the view and actions sent are the built-in strategy's");
     }
 }
+
+/// Runs `args` (a command that plays, with the `hang` bot) and returns its error line
+/// after checking exit 2, one line, nothing at `unwritten`, and every bot process reaped.
+/// The run ends on the fault itself (the bot's timeout), so nothing waits on a clock.
+fn hung(args: &[&str], dir: &Path, unwritten: &Path) -> String {
+    let pidfile = dir.join("pids");
+    let out = with_pids(args, &pidfile).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(!unwritten.exists(), "{args:?}: nothing written after a fault");
+    assert!(!pids(&pidfile).is_empty(), "{args:?}: the bot ran");
+    all_reaped(&pidfile);
+    err
+}
+
+#[test]
+fn bot_timeout_applies_to_sprt_balance_and_run() {
+    let bot = "exec:tests/bots/faulty.py,hang";
+    let timed_out = "timed out: no answer line within 1 s (--bot-timeout) at its decision 2";
+    let dir = scratch("timeout-sprt");
+    let e = hung(&["sprt", "spit", "--bot", bot, "--bot", "greedy", "--elo0", "0", "--elo1", "10", "--max-games", "40", "--bot-timeout", "1"], &dir, &dir.join("none"));
+    assert!(e.contains(timed_out) && e.contains(&format!("bot '{bot}' (seat ")), "sprt: {e}");
+
+    let dir = scratch("timeout-balance");
+    let out = dir.join("res");
+    let e = hung(&["balance", "speed", "--bot", bot, "--bot", "greedy", "--vary", "speed.wrap=true,false", "--games", "20", "--quiet", "--bot-timeout", "1.0", "--out", out.to_str().unwrap()], &dir, &out);
+    assert!(e.contains(timed_out), "balance: {e}");
+
+    // An experiment file's bot_timeout, and --bot-timeout over it.
+    let dir = scratch("timeout-run");
+    let file = dir.join("hang.toml");
+    let out = dir.join("res");
+    let write = |timeout: &str| std::fs::write(&file, format!("description = \"a hanging bot\"\ngame = \"spit\"\nseed = 1\ngames = 20\nbot_timeout = {timeout}\n\n[[matchup]]\nbots = [\"{bot}\", \"greedy\"]\n")).unwrap();
+    write("1.0");
+    let e = hung(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"], &dir, &out);
+    assert!(e.contains(timed_out), "run: {e}");
+    write("3600.0");
+    let e = hung(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--bot-timeout", "1"], &dir, &out);
+    assert!(e.contains(timed_out), "run --bot-timeout over the file's: {e}");
+    write("7200.0");
+    let bad = cardsim(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(err.contains("hang.toml: bot_timeout = 7200: must be from 0.001 to 3600 seconds") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
+fn help_names_every_game_and_explains_external_bots() {
+    let root = cardsim(&["--help"]);
+    let text = String::from_utf8_lossy(&root.stdout);
+    let games: Vec<String> = ["spit", "speed", "nerts", "lopti"].iter().filter(|g| !text.to_lowercase().contains(*g)).map(|g| g.to_string()).collect();
+    assert!(root.status.success() && games.is_empty(), "cardsim --help leaves out {games:?}: {text}");
+    for cmd in ["match", "trace", "sprt", "balance"] {
+        let out = cardsim(&[cmd, "--help"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{cmd} --help");
+        for needle in ["exec:PATH[,ARG...][@PRESET]", "command = [", "docs/bot-protocol.md", "--bot-timeout"] {
+            assert!(text.contains(needle), "cardsim {cmd} --help does not mention {needle}: {text}");
+        }
+    }
+    // Every command that plays takes --bot-timeout.
+    for cmd in ["match", "trace", "run", "sprt", "balance", "bot-check"] {
+        let text = String::from_utf8_lossy(&cardsim(&[cmd, "--help"]).stdout).into_owned();
+        assert!(text.contains("--bot-timeout <SECONDS>"), "{cmd} --help");
+    }
+}
