@@ -341,7 +341,7 @@ fn help_names_every_game_and_explains_external_bots() {
     let text = String::from_utf8_lossy(&root.stdout);
     let games: Vec<String> = ["spit", "speed", "nerts", "lopti"].iter().filter(|g| !text.to_lowercase().contains(*g)).map(|g| g.to_string()).collect();
     assert!(root.status.success() && games.is_empty(), "cardsim --help leaves out {games:?}: {text}");
-    for cmd in ["match", "trace", "sprt", "balance"] {
+    for cmd in ["match", "trace", "sprt", "balance", "session"] {
         let out = cardsim(&[cmd, "--help"]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{cmd} --help");
@@ -350,8 +350,51 @@ fn help_names_every_game_and_explains_external_bots() {
         }
     }
     // Every command that plays takes --bot-timeout.
-    for cmd in ["match", "trace", "run", "sprt", "balance", "bot-check"] {
+    for cmd in ["match", "trace", "run", "sprt", "balance", "session", "bot-check"] {
         let text = String::from_utf8_lossy(&cardsim(&[cmd, "--help"]).stdout).into_owned();
         assert!(text.contains("--bot-timeout <SECONDS>"), "{cmd} --help");
     }
+}
+
+/// The CSV of `session lopti` with these bots.
+fn session_csv(bots: &[&str], dir: &Path, name: &str) -> String {
+    let path = dir.join(name);
+    let mut args = vec!["session", "lopti", "--rounds", "4", "--sessions", "12", "--seed", "3", "--quiet", "--threads", "2", "--set", "session.quick_rounds=12", "--csv", path.to_str().unwrap()];
+    for b in bots {
+        args.extend(["--bot", b]);
+    }
+    let out = cardsim(&args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    std::fs::read_to_string(&path).unwrap()
+}
+
+#[test]
+fn a_lopti_session_with_the_lowest_clone_is_a_twin() {
+    // The clone plays every round (and the selfish strategies' quick simulation) over
+    // the protocol; its built-in maker, voter and rps make its session decisions.
+    let dir = scratch("session-twin");
+    let label = "exec:examples/bots/lopti_lowest.py,rps=exploit";
+    let a = session_csv(&[label, "burner", "random,maker=random"], &dir, "ext.csv");
+    let b = session_csv(&["lowest,rps=exploit", "burner", "random,maker=random"], &dir, "int.csv");
+    assert!(a.contains(label), "{a}");
+    assert_eq!(a.replace(label, "lowest,rps=exploit"), b, "the clone plays its sessions exactly as lowest");
+}
+
+#[test]
+fn a_bot_fault_in_a_session_fails_the_run_with_one_line() {
+    let bot = "exec:tests/bots/faulty.py,exit_decide";
+    // In the rounds of a session (no selfish strategy: no quick simulation).
+    let dir = scratch("session-fault");
+    let pidfile = dir.join("pids");
+    let csv = dir.join("s.csv");
+    let bots = [format!("{bot},maker=none,voter=none"), "lowest,maker=none,voter=none".into()];
+    let mut args = vec!["session", "lopti", "--rounds", "3", "--sessions", "4", "--quiet", "--csv", csv.to_str().unwrap()];
+    bots.iter().for_each(|b| args.extend(["--bot", b.as_str()]));
+    let e = hung(&args, &dir, &csv);
+    assert!(e.contains(&format!("bot '{bot},maker=none,voter=none' (seat ")) && e.contains("exited (its output ended) while an answer was due at its decision 2 of the match of round ") && e.contains(" of session ") && e.contains("line: 'exit status 3'") && e.contains("--trace-index"), "{e}");
+    // In the quick simulation of the selfish strategies, with --bot-timeout.
+    let dir = scratch("session-fault-quick");
+    let csv = dir.join("s.csv");
+    let e = hung(&["session", "lopti", "--bot", "exec:tests/bots/faulty.py,hang", "--bot", "lowest", "--rounds", "3", "--sessions", "4", "--quiet", "--bot-timeout", "1", "--csv", csv.to_str().unwrap()], &dir, &csv);
+    assert!(e.contains("bot 'exec:tests/bots/faulty.py,hang' (seat ") && e.contains("timed out: no answer line within 1 s (--bot-timeout) at its decision 2 of the match in the quick simulation"), "{e}");
 }

@@ -37,7 +37,7 @@ use super::special::{Catalog, InForce, RuleBook, MAX_PARAMS};
 use super::state::{Dice, State};
 use super::strategies::Strategy;
 use crate::rng::{mix, rng_from, MatchSeeds, SimRng};
-use crate::runner::MAX_SEATS;
+use crate::runner::{MatchRecord, MAX_SEATS};
 use crate::settings::{FlagDef, FlagKind, Needs, Settings};
 use crate::trace::TraceEvent;
 use arrayvec::ArrayVec;
@@ -235,6 +235,9 @@ pub struct SessionBot {
     pub strategy: String,
     /// Plays the rounds.
     pub play: Box<dyn Strategy>,
+    /// For an external bot (`exec:`), the bot `play` asks: each round is one match of
+    /// the protocol for it.
+    pub external: Option<Arc<crate::external::ExternalBot>>,
     /// Makes rules.
     pub maker: Maker,
     /// Proposes and votes.
@@ -813,47 +816,66 @@ pub fn play_session<'t, O: SessionObserver>(table: &'t Table, values: Option<&'t
                     if live.book.rules.is_empty() { "none".to_string() } else { live.in_force_names().join(", ") },
                     match basic_changes(&live.basic, &table.rules) { s if s.is_empty() => "as at the start".to_string(), s => s })));
         }
-        let book = live.book.clone();
-        let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
-        let mut state = State::deal_with(n, starter, live.basic, &mut seeds.deal_rng(), seeds.hidden(), &mut r);
-        let fired = r.fired;
-        live.credit(&fired);
-        // LOPTI-MAKE-1, LOPTI-MAKE-2: the last winner's rule, in force from the end of this deal.
-        if let Some(w) = last_winner {
-            let maker = live.bot(w).maker;
-            let mut rng = std::mem::replace(&mut live.meta[w as usize], rng_from(0));
-            let choice = maker.make(&live.view(w), &mut rng);
-            live.meta[w as usize] = rng;
-            if let Some((rule, params)) = choice {
-                if let Some(serial) = live.add_rule(rule, params, w, round - 1, false) {
-                    if tracing {
-                        let def = live.book.catalog.rules[rule as usize];
-                        obs.note(event("rule_made", Some(w), json!({"round": round - 1, "serial": serial, "rule": def.id, "params": live.rule_name(rule, &params), "text": def.text}),
-                            format!("makes rule #{serial} {}: {}", live.rule_name(rule, &params), def.text)));
+        // The round is one match of the protocol for the external bots seated (its
+        // deal's setup swaps, the meta decisions and the play between match_start and
+        // match_end); a bot's fault stops the round and the session.
+        let seated: ArrayVec<(usize, &crate::external::ExternalBot), MAX_SEATS> =
+            (0..n as usize).filter_map(|s| table.bots[seat_bots[s]].external.as_deref().map(|x| (s, x))).collect();
+        let mut played = None;
+        let mut body = || {
+            let book = live.book.clone();
+            let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
+            let mut state = State::deal_with(n, starter, live.basic, &mut seeds.deal_rng(), seeds.hidden(), &mut r);
+            let fired = r.fired;
+            live.credit(&fired);
+            // LOPTI-MAKE-1, LOPTI-MAKE-2: the last winner's rule, in force from the end of this deal.
+            if let Some(w) = last_winner {
+                let maker = live.bot(w).maker;
+                let mut rng = std::mem::replace(&mut live.meta[w as usize], rng_from(0));
+                let choice = maker.make(&live.view(w), &mut rng);
+                live.meta[w as usize] = rng;
+                if let Some((rule, params)) = choice {
+                    if let Some(serial) = live.add_rule(rule, params, w, round - 1, false) {
+                        if tracing {
+                            let def = live.book.catalog.rules[rule as usize];
+                            obs.note(event("rule_made", Some(w), json!({"round": round - 1, "serial": serial, "rule": def.id, "params": live.rule_name(rule, &params), "text": def.text}),
+                                format!("makes rule #{serial} {}: {}", live.rule_name(rule, &params), def.text)));
+                        }
                     }
                 }
             }
-        }
-        // LOPTI-MAKE-7: makers may withdraw their own rules (no vote, no replacement).
-        for k in 0..n {
-            let s = (starter + k) % n;
-            for serial in live.bot(s).maker.withdraw(&live.view(s)) {
-                if let Some(i) = live.book.rules.iter().position(|r| r.serial == serial && r.maker == s) {
-                    live.book.rules.remove(i);
-                    live.logs[serial as usize - 1].end = RuleEnd::Withdrawn;
-                    if tracing {
-                        obs.note(event("rule_withdrawn", Some(s), json!({"serial": serial, "rule": live.serial_name(serial)}),
-                            format!("withdraws rule #{serial} {}", live.serial_name(serial))));
+            // LOPTI-MAKE-7: makers may withdraw their own rules (no vote, no replacement).
+            for k in 0..n {
+                let s = (starter + k) % n;
+                for serial in live.bot(s).maker.withdraw(&live.view(s)) {
+                    if let Some(i) = live.book.rules.iter().position(|r| r.serial == serial && r.maker == s) {
+                        live.book.rules.remove(i);
+                        live.logs[serial as usize - 1].end = RuleEnd::Withdrawn;
+                        if tracing {
+                            obs.note(event("rule_withdrawn", Some(s), json!({"serial": serial, "rule": live.serial_name(serial)}),
+                                format!("withdraws rule #{serial} {}", live.serial_name(serial))));
+                        }
                     }
                 }
             }
-        }
-        live.rule_vote(round, starter, &mut state, &bots, &mut dice, obs);
-        let book = live.book.clone();
-        let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
-        r.play(&mut state);
-        let (fired, bug) = (r.fired, r.illegal);
-        live.credit(&fired);
+            live.rule_vote(round, starter, &mut state, &bots, &mut dice, obs);
+            let book = live.book.clone();
+            let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
+            r.play(&mut state);
+            let (fired, bug) = (r.fired, r.illegal);
+            live.credit(&fired);
+            let rec = MatchRecord { winner: state.match_winner(), ending: state.ending(), ..MatchRecord::default() };
+            played = Some((state, bug));
+            rec
+        };
+        let rec = if seated.is_empty() { body() } else { crate::external::around(&seated, n as usize, false, &seeds, body) };
+        // Not played: a bot's fault at the start, or a bot that another session broke.
+        let Some((state, bug)) = played else {
+            illegal = rec.illegal.map(|c| (round, c));
+            break;
+        };
+        // A bot's fault overrides the round loop's stop report.
+        let bug = rec.illegal.or(bug);
         let winner = state.match_winner();
         capped += state.capped as u16;
         if let Some(choice) = bug {
