@@ -385,7 +385,6 @@ fn a_bot_fault_in_a_session_fails_the_run_with_one_line() {
     let bot = "exec:tests/bots/faulty.py,exit_decide";
     // In the rounds of a session (no selfish strategy: no quick simulation).
     let dir = scratch("session-fault");
-    let pidfile = dir.join("pids");
     let csv = dir.join("s.csv");
     let bots = [format!("{bot},maker=none,voter=none"), "lowest,maker=none,voter=none".into()];
     let mut args = vec!["session", "lopti", "--rounds", "3", "--sessions", "4", "--quiet", "--csv", csv.to_str().unwrap()];
@@ -397,4 +396,21 @@ fn a_bot_fault_in_a_session_fails_the_run_with_one_line() {
     let csv = dir.join("s.csv");
     let e = hung(&["session", "lopti", "--bot", "exec:tests/bots/faulty.py,hang", "--bot", "lowest", "--rounds", "3", "--sessions", "4", "--quiet", "--bot-timeout", "1", "--csv", csv.to_str().unwrap()], &dir, &csv);
     assert!(e.contains("bot 'exec:tests/bots/faulty.py,hang' (seat ") && e.contains("timed out: no answer line within 1 s (--bot-timeout) at its decision 2 of the match in the quick simulation"), "{e}");
+}
+
+#[test]
+fn a_lopti_session_with_the_selfish_clone_is_a_twin() {
+    // The clone answers the rule making, the proposals and the votes itself, from the
+    // options and values cardsim sends; the same sessions as the built-in lowest with
+    // the selfish maker and voter.
+    let dir = scratch("session-selfish-twin");
+    let label = "exec:examples/bots/lopti_session_selfish.py";
+    let a = session_csv(&[label, "burner", "random,voter=fair"], &dir, "ext.csv");
+    let b = session_csv(&["lowest", "burner", "random,voter=fair"], &dir, "int.csv");
+    assert!(a.contains(label), "{a}");
+    assert_eq!(a.replace(label, "lowest"), b, "the clone plays and makes its session decisions exactly as lowest,maker=selfish,voter=selfish");
+    // Its session decisions matter: without them (no rules made, no proposals, abstain)
+    // the sessions differ.
+    let c = session_csv(&["lowest,maker=none,voter=none", "burner", "random,voter=fair"], &dir, "none.csv");
+    assert_ne!(c.replace("lowest,maker=none,voter=none", "lowest"), b, "the selfish decisions change the sessions");
 }

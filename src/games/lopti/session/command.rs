@@ -118,7 +118,7 @@ pub fn parse_bot(spec: &str, params: &Params, settings: &Settings, players: usiz
         }
         let mut x = b.external.clone().expect("an exec: bot");
         x.timeout_ms = timeout_ms;
-        let x = crate::external::ExternalBot::new(&b.label, &x, "lopti", players, settings, crate::games::lopti::protocol::DECISIONS)?;
+        let x = crate::external::ExternalBot::new(&b.label, &x, "lopti", players, settings, super::protocol::DECISIONS)?;
         (Box::new(crate::games::lopti::protocol::External(x.clone())), Some(x))
     } else {
         if strategy.contains('@') {

@@ -23,6 +23,7 @@
 
 pub mod command;
 pub mod meta;
+pub mod protocol;
 pub mod rps;
 pub mod stats;
 pub mod vote;
@@ -665,7 +666,10 @@ impl<'t> Live<'t> {
     fn rule_vote<O: SessionObserver>(&mut self, round: u16, starter: u8, state: &mut State, bots: &[&dyn Strategy], dice: &mut [SimRng], obs: &mut O) {
         let n = self.n;
         let Some((proposer, proposal)) = (0..n).map(|k| (starter + k) % n).find_map(|s| {
-            let p = self.bot(s).voter.propose(&self.view(s))?;
+            let p = match self.asks(s, "propose") {
+                Some(x) => self.ask_propose(x, s),
+                None => self.bot(s).voter.propose(&self.view(s)),
+            }?;
             self.valid(p.change).then_some((s, p))
         }) else {
             return;
@@ -677,7 +681,11 @@ impl<'t> Live<'t> {
         let fired = r.fired;
         self.credit(&fired);
         let ballots: ArrayVec<Ballot, MAX_SEATS> =
-            (0..n).map(|s| if s == proposer { Ballot::Yes } else { self.bot(s).voter.vote(&self.view(s), &proposal) }).collect();
+            (0..n).map(|s| match (s == proposer, self.asks(s, "vote")) {
+                (true, _) => Ballot::Yes,
+                (false, Some(x)) => self.ask_vote(x, s, proposer, &proposal),
+                (false, None) => self.bot(s).voter.vote(&self.view(s), &proposal),
+            }).collect();
         let count = vote::count(&ballots, self.table.flags.tie_reading);
         let text = self.change_text(proposal.change);
         if obs.tracing() {
@@ -832,7 +840,10 @@ pub fn play_session<'t, O: SessionObserver>(table: &'t Table, values: Option<&'t
             if let Some(w) = last_winner {
                 let maker = live.bot(w).maker;
                 let mut rng = std::mem::replace(&mut live.meta[w as usize], rng_from(0));
-                let choice = maker.make(&live.view(w), &mut rng);
+                let choice = match live.asks(w, "make_rule") {
+                    Some(x) => live.ask_make(x, w),
+                    None => maker.make(&live.view(w), &mut rng),
+                };
                 live.meta[w as usize] = rng;
                 if let Some((rule, params)) = choice {
                     if let Some(serial) = live.add_rule(rule, params, w, round - 1, false) {
