@@ -400,17 +400,45 @@ fn a_bot_fault_in_a_session_fails_the_run_with_one_line() {
 
 #[test]
 fn a_lopti_session_with_the_selfish_clone_is_a_twin() {
-    // The clone answers the rule making, the proposals and the votes itself, from the
-    // options and values cardsim sends; the same sessions as the built-in lowest with
-    // the selfish maker and voter.
+    // The clone answers the rule making, the proposals, the votes and every
+    // rock-paper-scissors throw itself, from the options, values and seeds cardsim
+    // sends: the same sessions as the built-in lowest with the selfish maker and voter
+    // and uniform RPS. Against a fair voter, two players tie every contested vote.
     let dir = scratch("session-selfish-twin");
     let label = "exec:examples/bots/lopti_session_selfish.py";
-    let a = session_csv(&[label, "burner", "random,voter=fair"], &dir, "ext.csv");
-    let b = session_csv(&["lowest", "burner", "random,voter=fair"], &dir, "int.csv");
-    assert!(a.contains(label), "{a}");
-    assert_eq!(a.replace(label, "lowest"), b, "the clone plays and makes its session decisions exactly as lowest,maker=selfish,voter=selfish");
-    // Its session decisions matter: without them (no rules made, no proposals, abstain)
-    // the sessions differ.
-    let c = session_csv(&["lowest,maker=none,voter=none", "burner", "random,voter=fair"], &dir, "none.csv");
-    assert_ne!(c.replace("lowest,maker=none,voter=none", "lowest"), b, "the selfish decisions change the sessions");
+    for (others, name) in [(&["burner,voter=fair"][..], "two"), (&["burner,voter=fair", "lowest,rps=exploit"][..], "three")] {
+        let bots = |first: &'static str| std::iter::once(first).chain(others.iter().copied()).collect::<Vec<_>>();
+        let a = session_csv(&bots(label), &dir, &format!("ext-{name}.csv"));
+        let b = session_csv(&bots("lowest"), &dir, &format!("int-{name}.csv"));
+        assert!(a.contains(label), "{a}");
+        assert_eq!(a.replace(label, "lowest"), b, "{name}: the clone plays and makes its session decisions exactly as lowest (selfish, selfish, uniform)");
+        // Its session decisions matter: without them (no rules made, no proposals,
+        // abstain) the sessions differ.
+        let c = session_csv(&bots("lowest,maker=none,voter=none"), &dir, &format!("none-{name}.csv"));
+        assert_ne!(c.replace("lowest,maker=none,voter=none", "lowest"), b, "{name}: the selfish decisions change the sessions");
+    }
+    // Rock-paper-scissors was played: the two-player sessions' ties.
+    let out = cardsim(&["session", "lopti", "--bot", label, "--bot", "burner,voter=fair", "--rounds", "4", "--sessions", "12", "--seed", "3", "--quiet", "--set", "session.quick_rounds=12"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rps: u64 = text.split(" settled by rock-paper-scissors").next().and_then(|l| l.rsplit(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
+    assert!(out.status.success() && rps > 10, "{rps} tie-breaks: {text}");
+}
+
+#[test]
+fn botlib_cardsim_rng_draws_what_cardsim_draws() {
+    use rand::RngExt;
+    let seeds = [0u64, 1, 7, 0x6D65_7461, u64::MAX, 12_345_678_901_234_567_890];
+    let script = format!(
+        "import sys; sys.path.insert(0, 'examples/bots'); import botlib\nfor s in {seeds:?}:\n    r = botlib.CardsimRng(s)\n    print(' '.join([str(r.next_u64()) for _ in range(3)] + [str(r.below(n)) for n in [3, 3, 6, 10, 3] * 40]))\n"
+    );
+    let out = Command::new("python3").current_dir(root()).args(["-c", &script]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
+    for (s, line) in seeds.iter().zip(&lines) {
+        let mut r = cardsim::rng::rng_from(*s);
+        let mut want: Vec<String> = (0..3).map(|_| rand::Rng::next_u64(&mut r).to_string()).collect();
+        want.extend([3usize, 3, 6, 10, 3].repeat(40).into_iter().map(|n| r.random_range(0..n).to_string()));
+        assert_eq!(line, &want.join(" "), "seed {s}");
+    }
+    assert_eq!(lines.len(), seeds.len());
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A Lopti session player, as an external bot: an exact clone of the built-in `lowest`
-with the built-in selfish rule maker and voter (docs/bot-protocol.md section 5.5).
+with the built-in selfish rule maker and voter and uniform rock-paper-scissors
+(docs/bot-protocol.md section 5.5).
 
 It plays its rounds as lopti_lowest.py does and answers the session decisions itself,
 from the values cardsim's quick simulation gives each option for this bot:
@@ -9,8 +10,11 @@ from the values cardsim's quick simulation gives each option for this bot:
   propose    the change of highest gain, if a gain is above one point (0.01); else none
   vote       yes if its gain is above one point, no if below minus one point, else
              abstain
-Withdrawals, setup votes and rock-paper-scissors stay with its built-in strategies
-(`maker=`, `voter=`, `rps=` after the program, default selfish, selfish, uniform).
+  rps        each sign 1/3, from cardsim's generator seeded with the seat's meta seed
+             at the session's first throw (botlib.CardsimRng): the very throws of the
+             built-in uniform strategy
+Withdrawals and setup votes stay with its built-in strategies (`maker=`, `voter=` after
+the program, default selfish).
 
     cardsim session lopti --bot exec:examples/bots/lopti_session_selfish.py --bot burner --bot random
 """
@@ -40,6 +44,17 @@ def ballot(gain):
     return "abstain"
 
 
+SIGNS = ["rock", "paper", "scissors"]
+dice = {}    # the session's dice, started again from the seed at its first throw
+
+
+def throw(msg):
+    if msg["view"]["session_throws"] == 0:
+        dice["rng"] = botlib.CardsimRng(msg["view"]["seed"])
+    sign = SIGNS[dice["rng"].below(3)]
+    return next(a["index"] for a in msg["actions"] if a["action"] == sign)
+
+
 def decide(msg, match):
     kind = msg["decision"]
     if kind == "make_rule":
@@ -49,8 +64,10 @@ def decide(msg, match):
     if kind == "vote":
         want = ballot(msg["view"]["proposal"]["gain"])
         return next(a["index"] for a in msg["actions"] if a["action"] == want)
+    if kind == "rps":
+        return throw(msg)
     return lopti_lowest.decide(msg, match)
 
 
 if __name__ == "__main__":
-    botlib.run("lopti_session_selfish", "1.0", decide, games=["lopti"], plays=["swap", "make_rule", "propose", "vote"])
+    botlib.run("lopti_session_selfish", "1.0", decide, games=["lopti"], plays=["swap", "make_rule", "propose", "vote", "rps"])

@@ -437,6 +437,11 @@ struct Live<'t> {
     removed: Vec<u16>,
     pending: Vec<Change>,
     meta: ArrayVec<SimRng, MAX_SEATS>,
+    /// The seeds of `meta` (an external bot that throws its own rock-paper-scissors gets
+    /// its seat's).
+    meta_seeds: ArrayVec<u64, MAX_SEATS>,
+    /// Per seat, rock-paper-scissors throws its external bot was asked this session.
+    rps_asked: [u32; MAX_SEATS],
     chance: SimRng,
     votes: Vec<VoteLog>,
     depth_limited: u32,
@@ -604,7 +609,10 @@ impl<'t> Live<'t> {
             } else {
                 defenders.to_vec()
             };
-            let (winner, matches) = rps::knockout(&members, |s| strategies[s as usize], &mut self.meta, &mut self.chance);
+            let throwers = self.throwers();
+            let (meta, chance) = (&mut self.meta, &mut self.chance);
+            let (winner, matches) = rps::knockout_with(&members, &mut |s, mine, theirs| throwers.throw(s, strategies[s as usize], mine, theirs, &mut meta[s as usize]), chance);
+            self.rps_asked = std::array::from_fn(|s| throwers.asked[s].get());
             for m in &matches {
                 log.throws += m.throws.len() as u32;
                 log.decisive += 1;
@@ -628,8 +636,14 @@ impl<'t> Live<'t> {
             }
             representative = winner;
         }
+        let throwers = self.throwers();
         let (ra, rb) = two_mut(&mut self.meta, proposer as usize, representative as usize);
-        let m = rps::play_match((strategies[proposer as usize], ra), (strategies[representative as usize], rb), &mut self.chance);
+        let (sa, sb) = (strategies[proposer as usize], strategies[representative as usize]);
+        let m = rps::play_match_with(
+            &mut |first, mine, theirs| if first { throwers.throw(proposer, sa, mine, theirs, ra) } else { throwers.throw(representative, sb, mine, theirs, rb) },
+            &mut self.chance,
+        );
+        self.rps_asked = std::array::from_fn(|s| throwers.asked[s].get());
         log.proposer_won = m.a_won;
         log.sudden_death = m.sudden_death;
         log.throws += m.throws.len() as u32;
@@ -752,6 +766,7 @@ pub fn play_session<'t, O: SessionObserver>(table: &'t Table, values: Option<&'t
     let ranks: ArrayVec<usize, MAX_SEATS> = seat_bots.iter().map(|&b| table.twin[b]).collect();
     let mut book = RuleBook::empty(table.catalog.clone());
     book.max_depth = table.flags.hook_depth;
+    let meta_seeds: ArrayVec<u64, MAX_SEATS> = (0..n as usize).map(|s| mix(&[seed, TAG_META, s as u64, ranks[s] as u64])).collect();
     let mut live = Live {
         table,
         values,
@@ -763,7 +778,9 @@ pub fn play_session<'t, O: SessionObserver>(table: &'t Table, values: Option<&'t
         logs: Vec::new(),
         removed: Vec::new(),
         pending: Vec::new(),
-        meta: (0..n as usize).map(|s| rng_from(mix(&[seed, TAG_META, s as u64, ranks[s] as u64]))).collect(),
+        meta: meta_seeds.iter().map(|&s| rng_from(s)).collect(),
+        meta_seeds,
+        rps_asked: [0; MAX_SEATS],
         chance: rng_from(mix(&[seed, TAG_CHANCE])),
         votes: Vec::new(),
         depth_limited: 0,

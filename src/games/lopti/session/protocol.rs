@@ -1,24 +1,60 @@
 //! Lopti sessions in the bot protocol (docs/bot-protocol.md section 5.5): the session
-//! decisions an external bot may answer itself (`make_rule`, `propose`, `vote`), each
+//! decisions an external bot may answer itself (`make_rule`, `propose`, `vote`, `rps`), each
 //! asked with the session as its meta strategy sees it and the legal options with their
 //! index, readable text and the bot's own values from the quick simulation. A bot that
 //! does not declare one of them in its hello's `plays` has it made by its built-in
-//! strategy (`maker=`, `voter=`), as are withdrawals, setup votes and rock-paper-scissors.
+//! strategy (`maker=`, `voter=`, `rps=`), as are withdrawals and setup votes.
 
 use super::meta::Variant;
+use super::rps::{RpsStrategy, Sign, SIGNS};
 use super::vote::{Ballot, Proposal, Timing};
 use super::{basic_value, Live, BASIC_FLAGS};
 use crate::external::{Answer, Decisions, ExternalBot};
 use crate::games::lopti::special::MAX_PARAMS;
+use crate::rng::SimRng;
+use arrayvec::ArrayVec;
 use serde_json::{json, Map, Value};
 
 /// The decisions a session asks an external bot: Lopti's, then the session's.
 pub const DECISIONS: Decisions = Decisions {
-    all: &["move", "swap", "give", "rule_swap", "make_rule", "propose", "vote"],
-    optional: &["swap", "give", "rule_swap", "make_rule", "propose", "vote"],
+    all: &["move", "swap", "give", "rule_swap", "make_rule", "propose", "vote", "rps"],
+    optional: &["swap", "give", "rule_swap", "make_rule", "propose", "vote", "rps"],
 };
 
+/// Who throws each seat's rock-paper-scissors: its external bot, if it declares `rps`
+/// (asked every throw, with its seat's meta seed for its own dice), else its built-in
+/// strategy with its seat's meta dice.
+pub(super) struct Throwers<'t> {
+    bots: ArrayVec<Option<&'t ExternalBot>, { crate::runner::MAX_SEATS }>,
+    seeds: ArrayVec<u64, { crate::runner::MAX_SEATS }>,
+    /// Per seat, its throws asked so far in the session (0: a new session, its dice
+    /// start again from its seed; a seat's seed repeats in every seating of a group).
+    pub(super) asked: [std::cell::Cell<u32>; crate::runner::MAX_SEATS],
+}
+
+impl Throwers<'_> {
+    /// The next sign of `seat` (built-in strategy `strategy` with dice `rng`), from its
+    /// throws and its opponent's so far in this match.
+    pub(super) fn throw(&self, seat: u8, strategy: RpsStrategy, mine: &[Sign], theirs: &[Sign], rng: &mut SimRng) -> Sign {
+        let Some(x) = self.bots[seat as usize] else { return strategy.throw(mine, theirs, rng) };
+        let names = |signs: &[Sign]| signs.iter().map(|s| s.name()).collect::<Vec<_>>();
+        let asked = &self.asked[seat as usize];
+        let view = json!({"seat": seat, "seed": self.seeds[seat as usize], "session_throws": asked.get(), "mine": names(mine), "theirs": names(theirs)});
+        asked.set(asked.get() + 1);
+        let actions = SIGNS.iter().map(|s| json!({"action": s.name(), "text": s.name()})).collect();
+        match x.ask("rps", view, actions, false) {
+            Answer::Index(i) => SIGNS[i],
+            Answer::Idle | Answer::Stop => strategy.throw(mine, theirs, rng),
+        }
+    }
+}
+
 impl<'t> Live<'t> {
+    /// Who throws each seat's rock-paper-scissors now.
+    pub(super) fn throwers(&self) -> Throwers<'t> {
+        Throwers { bots: (0..self.n).map(|s| self.asks(s, "rps")).collect(), seeds: self.meta_seeds.clone(), asked: std::array::from_fn(|s| std::cell::Cell::new(self.rps_asked[s])) }
+    }
+
     /// The external bot in `seat`, if it answers session decision `decision` itself.
     pub(super) fn asks(&self, seat: u8, decision: &str) -> Option<&'t ExternalBot> {
         self.bot(seat).external.as_deref().filter(|x| x.plays(decision))

@@ -213,6 +213,8 @@ fn live(t: &Table) -> Live<'_> {
         removed: Vec::new(),
         pending: Vec::new(),
         meta: (0..t.bots.len()).map(|s| rng_from(s as u64)).collect(),
+        meta_seeds: (0..t.bots.len() as u64).collect(),
+        rps_asked: [0; MAX_SEATS],
         chance: rng_from(99),
         votes: Vec::new(),
         depth_limited: 0,
