@@ -307,14 +307,14 @@ fn hung(args: &[&str], dir: &Path, unwritten: &Path) -> String {
 #[test]
 fn bot_timeout_applies_to_sprt_balance_and_run() {
     let bot = "exec:tests/bots/faulty.py,hang";
-    let timed_out = "timed out: no answer line within 1 s (--bot-timeout) at its decision 2";
+    let timed_out = "timed out: no answer line within 3 s (--bot-timeout) at its decision 2";
     let dir = scratch("timeout-sprt");
-    let e = hung(&["sprt", "spit", "--bot", bot, "--bot", "greedy", "--elo0", "0", "--elo1", "10", "--max-games", "40", "--bot-timeout", "1"], &dir, &dir.join("none"));
+    let e = hung(&["sprt", "spit", "--bot", bot, "--bot", "greedy", "--elo0", "0", "--elo1", "10", "--max-games", "40", "--bot-timeout", "3"], &dir, &dir.join("none"));
     assert!(e.contains(timed_out) && e.contains(&format!("bot '{bot}' (seat ")), "sprt: {e}");
 
     let dir = scratch("timeout-balance");
     let out = dir.join("res");
-    let e = hung(&["balance", "speed", "--bot", bot, "--bot", "greedy", "--vary", "speed.wrap=true,false", "--games", "20", "--quiet", "--bot-timeout", "1.0", "--out", out.to_str().unwrap()], &dir, &out);
+    let e = hung(&["balance", "speed", "--bot", bot, "--bot", "greedy", "--vary", "speed.wrap=true,false", "--games", "20", "--quiet", "--bot-timeout", "3.0", "--out", out.to_str().unwrap()], &dir, &out);
     assert!(e.contains(timed_out), "balance: {e}");
 
     // An experiment file's bot_timeout, and --bot-timeout over it.
@@ -322,11 +322,11 @@ fn bot_timeout_applies_to_sprt_balance_and_run() {
     let file = dir.join("hang.toml");
     let out = dir.join("res");
     let write = |timeout: &str| std::fs::write(&file, format!("description = \"a hanging bot\"\ngame = \"spit\"\nseed = 1\ngames = 20\nbot_timeout = {timeout}\n\n[[matchup]]\nbots = [\"{bot}\", \"greedy\"]\n")).unwrap();
-    write("1.0");
+    write("3.0");
     let e = hung(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"], &dir, &out);
     assert!(e.contains(timed_out), "run: {e}");
     write("3600.0");
-    let e = hung(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--bot-timeout", "1"], &dir, &out);
+    let e = hung(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--bot-timeout", "3"], &dir, &out);
     assert!(e.contains(timed_out), "run --bot-timeout over the file's: {e}");
     write("7200.0");
     let bad = cardsim(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
@@ -394,8 +394,8 @@ fn a_bot_fault_in_a_session_fails_the_run_with_one_line() {
     // In the quick simulation of the selfish strategies, with --bot-timeout.
     let dir = scratch("session-fault-quick");
     let csv = dir.join("s.csv");
-    let e = hung(&["session", "lopti", "--bot", "exec:tests/bots/faulty.py,hang", "--bot", "lowest", "--rounds", "3", "--sessions", "4", "--quiet", "--bot-timeout", "1", "--csv", csv.to_str().unwrap()], &dir, &csv);
-    assert!(e.contains("bot 'exec:tests/bots/faulty.py,hang' (seat ") && e.contains("timed out: no answer line within 1 s (--bot-timeout) at its decision 2 of the match in the quick simulation"), "{e}");
+    let e = hung(&["session", "lopti", "--bot", "exec:tests/bots/faulty.py,hang", "--bot", "lowest", "--rounds", "3", "--sessions", "4", "--quiet", "--bot-timeout", "3", "--csv", csv.to_str().unwrap()], &dir, &csv);
+    assert!(e.contains("bot 'exec:tests/bots/faulty.py,hang' (seat ") && e.contains("timed out: no answer line within 3 s (--bot-timeout) at its decision 2 of the match in the quick simulation"), "{e}");
 }
 
 #[test]

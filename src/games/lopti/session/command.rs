@@ -45,7 +45,8 @@ pub struct SessionArgs {
     pub game: String,
     #[arg(long = "bot", value_name = "SPEC", help = concat!("A player as STRATEGY[,maker=selfish|random|none][,voter=selfish|fair|none][,rps=uniform|biased|pattern|exploit]; \
         repeat once per player (2 to 5). STRATEGY may be an external bot, exec:PATH[,ARG...] (the session keys come last); it plays \
-        its rounds over the protocol, each round one match, and the built-in maker, voter and rps make its session decisions.", crate::external_bot_help!()))]
+        its rounds over the protocol, each round one match, and answers the rule making, votes and RPS it declares; the built-in maker, voter \
+        and rps make the others (docs/bot-protocol.md section 5.5).", crate::external_bot_help!()))]
     pub bots: Vec<String>,
     /// Rounds per session.
     #[arg(long, default_value_t = 20)]
