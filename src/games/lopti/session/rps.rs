@@ -180,7 +180,8 @@ pub fn play_match(a: (RpsStrategy, &mut SimRng), b: (RpsStrategy, &mut SimRng), 
     play_match_with(&mut |first, mine, theirs| if first { sa.throw(mine, theirs, ra) } else { sb.throw(mine, theirs, rb) }, coin)
 }
 
-/// [`play_match`] with the throws of `throw(first, mine, theirs)` (see [`decisive_throw`]).
+/// [`play_match`] with the throws of `throw(first, mine, theirs)`: the next sign of the
+/// first player (`first` true) or of the second, from its own throws and the other's.
 pub fn play_match_with(throw: &mut dyn FnMut(bool, &[Sign], &[Sign]) -> Sign, coin: &mut SimRng) -> Match {
     let mut throws = Vec::with_capacity(48);
     let (mut wa, mut wb, mut stalled) = (0, 0, false);
