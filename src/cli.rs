@@ -14,6 +14,18 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// The part of every `--bot` help that explains external bots (one text for every command).
+#[macro_export]
+macro_rules! external_bot_help {
+    () => {
+        " An external bot is any program that speaks the bot protocol (docs/bot-protocol.md) \
+         on its standard input and output: exec:PATH[,ARG...][@PRESET] (e.g. \
+         exec:examples/bots/spit_greedy.py@expert; arguments separated by commas), or a bot \
+         file with command = [\"PROGRAM\", \"ARG\", ...] in place of strategy. --bot-timeout \
+         limits its wait for each answer."
+    };
+}
+
 /// Simulates card games bot against bot and reports win rates with confidence intervals
 /// and game-length statistics. The same seed gives the same numbers on any number of threads.
 #[derive(Parser, Debug)]
@@ -175,6 +187,11 @@ struct RunArgs {
     /// files (they are removed: the folder holds exactly the new results).
     #[arg(long)]
     force: bool,
+    /// Longest wait, in seconds, for one line from an external bot (`--bot exec:...`,
+    /// docs/bot-protocol.md); a bot that takes longer fails the run. Overrides the
+    /// experiment file's `bot_timeout`; default 10.
+    #[arg(long, value_name = "SECONDS")]
+    bot_timeout: Option<f64>,
 }
 
 #[derive(Args, Debug)]
@@ -187,9 +204,8 @@ struct PlotArgs {
 struct BalanceArgs {
     /// Game to play (see `cardsim list`).
     game: String,
-    /// A bot as STRATEGY[@PRESET] or a bot file; repeat once per player (default: the
-    /// game's default bots).
-    #[arg(long = "bot", value_name = "SPEC")]
+    #[arg(long = "bot", value_name = "SPEC", help = concat!("A bot as STRATEGY[@PRESET] or a bot file; repeat once per player (default: the \
+        game's default bots).", external_bot_help!()))]
     bots: Vec<String>,
     /// The flag and its values, the first being the baseline, e.g.
     /// --vary spit.num_stockpiles=5,4 (see `cardsim list` for each flag's values).
@@ -219,6 +235,10 @@ struct BalanceArgs {
     // The table exported: the paired comparisons (the rows of sweep.csv).
     #[command(flatten)]
     export: ExportArgs,
+    /// Longest wait, in seconds, for one line from an external bot (`--bot exec:...`,
+    /// docs/bot-protocol.md); a bot that takes longer fails the run. Default 10.
+    #[arg(long, value_name = "SECONDS")]
+    bot_timeout: Option<f64>,
 }
 
 #[derive(Args, Debug)]
@@ -250,10 +270,9 @@ struct GameArgs {
 /// Who plays, from which seed, under which rules and seatings.
 #[derive(Args, Debug)]
 struct TableArgs {
-    /// A bot as STRATEGY[@PRESET] (e.g. smart@expert) or a bot file (strategies/*.toml);
-    /// repeat once per player. Real-time games default to the `casual` preset. Without
-    /// --bot the game's default matchup is used.
-    #[arg(long = "bot", value_name = "SPEC")]
+    #[arg(long = "bot", value_name = "SPEC", help = concat!("A bot as STRATEGY[@PRESET] (e.g. smart@expert) or a bot file (strategies/*.toml); \
+        repeat once per player. Real-time games default to the `casual` preset. Without \
+        --bot the game's default matchup is used.", external_bot_help!()))]
     bots: Vec<String>,
     /// Number of players, all playing the single --bot given (e.g. --players 6 --bot balanced).
     #[arg(long, value_name = "N")]
@@ -269,7 +288,7 @@ struct TableArgs {
     #[command(flatten)]
     seats: SeatArgs,
     /// Longest wait, in seconds, for one line from an external bot (`--bot exec:...`,
-    /// docs/bot-protocol.md); a bot that takes longer fails the run.
+    /// docs/bot-protocol.md); a bot that takes longer fails the run. Default 10.
     #[arg(long, value_name = "SECONDS")]
     bot_timeout: Option<f64>,
 }
@@ -328,8 +347,8 @@ struct MatchArgs {
 struct SprtArgs {
     /// Game to play (two players).
     game: String,
-    /// Bot A then bot B, as STRATEGY[@PRESET] or bot files (exactly two).
-    #[arg(long = "bot", value_name = "SPEC", num_args = 1, required = true)]
+    #[arg(long = "bot", value_name = "SPEC", num_args = 1, required = true,
+        help = concat!("Bot A then bot B, as STRATEGY[@PRESET] or bot files (exactly two).", external_bot_help!()))]
     bots: Vec<String>,
     /// Variant flag as KEY=VALUE (repeatable, each flag once; see `match --set`).
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -362,6 +381,10 @@ struct SprtArgs {
     // written whole at the end, with or without a decision (see `SPRT_COLUMNS`).
     #[command(flatten)]
     export: ExportArgs,
+    /// Longest wait, in seconds, for one line from an external bot (`--bot exec:...`,
+    /// docs/bot-protocol.md); a bot that takes longer fails the run. Default 10.
+    #[arg(long, value_name = "SECONDS")]
+    bot_timeout: Option<f64>,
 }
 
 #[derive(Args, Debug)]
@@ -693,7 +716,11 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
 
 fn run_experiment(a: RunArgs) -> Result<(), String> {
     use crate::experiment::{folder, run::{Shard, Study}, shard};
-    let exp = Experiment::load(&a.file)?;
+    let mut exp = Experiment::load(&a.file)?;
+    if let Some(t) = a.bot_timeout {
+        crate::external::timeout_ms(t)?;
+        exp.bot_timeout = Some(t);
+    }
     let games = match a.games {
         Some(g) => check_count("--games", g, 1, MAX_GAMES)?,
         None => check_count(&format!("{}: games", crate::output::clip_path(&a.file)), exp.games, 1, MAX_GAMES)?,
@@ -813,11 +840,12 @@ fn balance_experiment(a: &BalanceArgs) -> Result<String, String> {
     let bot_refs: Vec<&str> = bots.iter().map(String::as_str).collect();
     let set_refs: Vec<&str> = a.sets.iter().map(String::as_str).collect();
     Ok(format!(
-        "description = {}\ngame = {}\nseed = {}\ngames = {}\n\n[[matchup]]\nbots = {}\nset = {}\n\n[[vary]]\nparam = {}\nvalues = {}\n",
+        "description = {}\ngame = {}\nseed = {}\ngames = {}\n{}\n[[matchup]]\nbots = {}\nset = {}\n\n[[vary]]\nparam = {}\nvalues = {}\n",
         toml::Value::String(format!("Balance of {} over {} (cardsim balance)", flag.trim(), values.join(", "))),
         toml::Value::String(a.game.clone()),
         a.seed,
         a.games,
+        a.bot_timeout.map_or(String::new(), |t| format!("bot_timeout = {t:?}\n")),
         list(&bot_refs)?,
         list(&set_refs)?,
         toml::Value::String(flag.trim().to_string()),
@@ -876,7 +904,9 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
             if a.matchup == 0 || a.matchup > tables.len() {
                 return Err(format!("--matchup {}: {} has matchups 1 to {}", a.matchup, file.display(), tables.len()));
             }
-            (tables.swap_remove(a.matchup - 1), seed, Some(a.matchup))
+            let mut p = tables.swap_remove(a.matchup - 1);
+            p.set_bot_timeout(a.table.bot_timeout)?;
+            (p, seed, Some(a.matchup))
         }
         None => {
             let game = a.game.as_deref().expect("clap requires a game without --experiment");
@@ -926,7 +956,8 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     check_count("--max-games", a.max_games, 2, MAX_GAMES)?;
     let model = a.model.parse()?;
     let sprt = Sprt::new(a.elo0, a.elo1, a.alpha, a.beta, model)?;
-    let p = Table::parse(&a.game, &a.bots, &a.sets, SeatingDesign::All)?;
+    let mut p = Table::parse(&a.game, &a.bots, &a.sets, SeatingDesign::All)?;
+    p.set_bot_timeout(a.bot_timeout)?;
     let game = p.entry.build(&p.bots, &p.settings)?;
     if game.seats() != 2 {
         return Err(format!("sprt: {} needs 2 seats for a paired comparison", a.game));

@@ -348,9 +348,10 @@ pub fn cli_values(data: &[u8]) {
         let _ = table.build();
     }
     let params = lopti::strategies::Params { mcts_iterations: 10 };
+    let session = Settings::parse(&lopti::session::SESSION_FLAGS, &[]).expect("the defaults parse");
     for line in text.lines() {
         let _ = BotSpec::parse(line);
-        let _ = lopti::session::command::parse_bot(line, &params);
+        let _ = lopti::session::command::parse_bot(line, &params, &session, 3, crate::external::DEFAULT_TIMEOUT_MS);
         let _ = crate::experiment::run::Shard::parse(line);
     }
 }

@@ -133,13 +133,10 @@ impl StrategyBug {
         let c = &self.choice;
         if let Some(fault) = c.fault {
             return format!(
-                "bot '{}' (seat {}) {} {} of deal {deal} (seed {seed}, match {}); line: {}; reproduce with: {repro} --index {}",
-                labels.get(self.bot()).map_or("?", |l| l.as_str()),
-                c.seat,
-                fault.describe(),
-                if c.index == crate::external::HELLO { "at its start (hello)".to_string() } else { format!("at its decision {} of the match", c.index) },
+                "{} of deal {deal} (seed {seed}, match {}); line: {}; reproduce with: {repro} --index {}",
+                crate::external::fault_words(labels.get(self.bot()).map_or("?", |l| l.as_str()), c, fault),
                 self.match_index,
-                if c.action.is_empty() { "(none)".to_string() } else { format!("'{}'", c.action) },
+                crate::external::fault_line(c),
                 self.match_index
             );
         }

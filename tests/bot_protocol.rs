@@ -286,3 +286,159 @@ fn the_view_sent_is_the_view_the_built_in_strategy_gets() {
         assert_eq!(s, b, "decision {k}: the view and actions sent are the built-in strategy's");
     }
 }
+
+/// Runs `args` (a command that plays, with the `hang` bot) and returns its error line
+/// after checking exit 2, one line, nothing written at `unwritten`, and every bot process
+/// reaped.
+/// The run ends on the fault itself (the bot's timeout), so nothing waits on a clock.
+fn hung(args: &[&str], dir: &Path, unwritten: &Path) -> String {
+    let pidfile = dir.join("pids");
+    let out = with_pids(args, &pidfile).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    // A results folder may be there (it is checked and created before play), empty.
+    assert!(!unwritten.is_file() && std::fs::read_dir(unwritten).map_or(true, |mut d| d.next().is_none()), "{args:?}: nothing written after a fault");
+    assert!(!pids(&pidfile).is_empty(), "{args:?}: the bot ran");
+    all_reaped(&pidfile);
+    err
+}
+
+#[test]
+fn bot_timeout_applies_to_sprt_balance_and_run() {
+    let bot = "exec:tests/bots/faulty.py,hang";
+    let timed_out = "timed out: no answer line within 3 s (--bot-timeout) at its decision 2";
+    let dir = scratch("timeout-sprt");
+    let e = hung(&["sprt", "spit", "--bot", bot, "--bot", "greedy", "--elo0", "0", "--elo1", "10", "--max-games", "40", "--bot-timeout", "3"], &dir, &dir.join("none"));
+    assert!(e.contains(timed_out) && e.contains(&format!("bot '{bot}' (seat ")), "sprt: {e}");
+
+    let dir = scratch("timeout-balance");
+    let out = dir.join("res");
+    let e = hung(&["balance", "speed", "--bot", bot, "--bot", "greedy", "--vary", "speed.wrap=true,false", "--games", "20", "--quiet", "--bot-timeout", "3.0", "--out", out.to_str().unwrap()], &dir, &out);
+    assert!(e.contains(timed_out), "balance: {e}");
+
+    // An experiment file's bot_timeout, and --bot-timeout over it.
+    let dir = scratch("timeout-run");
+    let file = dir.join("hang.toml");
+    let out = dir.join("res");
+    let write = |timeout: &str| std::fs::write(&file, format!("description = \"a hanging bot\"\ngame = \"spit\"\nseed = 1\ngames = 20\nbot_timeout = {timeout}\n\n[[matchup]]\nbots = [\"{bot}\", \"greedy\"]\n")).unwrap();
+    write("3.0");
+    let e = hung(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"], &dir, &out);
+    assert!(e.contains(timed_out), "run: {e}");
+    write("3600.0");
+    let e = hung(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet", "--bot-timeout", "3"], &dir, &out);
+    assert!(e.contains(timed_out), "run --bot-timeout over the file's: {e}");
+    write("7200.0");
+    let bad = cardsim(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(err.contains("hang.toml: bot_timeout = 7200: must be from 0.001 to 3600 seconds") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
+fn help_names_every_game_and_explains_external_bots() {
+    let root = cardsim(&["--help"]);
+    let text = String::from_utf8_lossy(&root.stdout);
+    let games: Vec<String> = ["spit", "speed", "nerts", "lopti"].iter().filter(|g| !text.to_lowercase().contains(*g)).map(|g| g.to_string()).collect();
+    assert!(root.status.success() && games.is_empty(), "cardsim --help leaves out {games:?}: {text}");
+    for cmd in ["match", "trace", "sprt", "balance", "session"] {
+        let out = cardsim(&[cmd, "--help"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{cmd} --help");
+        for needle in ["exec:PATH[,ARG...][@PRESET]", "command = [", "docs/bot-protocol.md", "--bot-timeout"] {
+            assert!(text.contains(needle), "cardsim {cmd} --help does not mention {needle}: {text}");
+        }
+    }
+    // Every command that plays takes --bot-timeout.
+    for cmd in ["match", "trace", "run", "sprt", "balance", "session", "bot-check"] {
+        let text = String::from_utf8_lossy(&cardsim(&[cmd, "--help"]).stdout).into_owned();
+        assert!(text.contains("--bot-timeout <SECONDS>"), "{cmd} --help");
+    }
+}
+
+/// The CSV of `session lopti` with these bots.
+fn session_csv(bots: &[&str], dir: &Path, name: &str) -> String {
+    let path = dir.join(name);
+    let mut args = vec!["session", "lopti", "--rounds", "4", "--sessions", "12", "--seed", "3", "--quiet", "--threads", "2", "--set", "session.quick_rounds=12", "--csv", path.to_str().unwrap()];
+    for b in bots {
+        args.extend(["--bot", b]);
+    }
+    let out = cardsim(&args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    std::fs::read_to_string(&path).unwrap()
+}
+
+#[test]
+fn a_lopti_session_with_the_lowest_clone_is_a_twin() {
+    // The clone plays every round (and the selfish strategies' quick simulation) over
+    // the protocol; its built-in maker, voter and rps make its session decisions.
+    let dir = scratch("session-twin");
+    let label = "exec:examples/bots/lopti_lowest.py,rps=exploit";
+    let a = session_csv(&[label, "burner", "random,maker=random"], &dir, "ext.csv");
+    let b = session_csv(&["lowest,rps=exploit", "burner", "random,maker=random"], &dir, "int.csv");
+    assert!(a.contains(label), "{a}");
+    assert_eq!(a.replace(label, "lowest,rps=exploit"), b, "the clone plays its sessions exactly as lowest");
+}
+
+#[test]
+fn a_bot_fault_in_a_session_fails_the_run_with_one_line() {
+    let bot = "exec:tests/bots/faulty.py,exit_decide";
+    // In the rounds of a session (no selfish strategy: no quick simulation).
+    let dir = scratch("session-fault");
+    let csv = dir.join("s.csv");
+    let bots = [format!("{bot},maker=none,voter=none"), "lowest,maker=none,voter=none".into()];
+    let mut args = vec!["session", "lopti", "--rounds", "3", "--sessions", "4", "--quiet", "--csv", csv.to_str().unwrap()];
+    bots.iter().for_each(|b| args.extend(["--bot", b.as_str()]));
+    let e = hung(&args, &dir, &csv);
+    assert!(e.contains(&format!("bot '{bot},maker=none,voter=none' (seat ")) && e.contains("exited (its output ended) while an answer was due at its decision 2 of the match of round ") && e.contains(" of session ") && e.contains("line: 'exit status 3'") && e.contains("--trace-index"), "{e}");
+    // In the quick simulation of the selfish strategies, with --bot-timeout.
+    let dir = scratch("session-fault-quick");
+    let csv = dir.join("s.csv");
+    let e = hung(&["session", "lopti", "--bot", "exec:tests/bots/faulty.py,hang", "--bot", "lowest", "--rounds", "3", "--sessions", "4", "--quiet", "--bot-timeout", "3", "--csv", csv.to_str().unwrap()], &dir, &csv);
+    assert!(e.contains("bot 'exec:tests/bots/faulty.py,hang' (seat ") && e.contains("timed out: no answer line within 3 s (--bot-timeout) at its decision 2 of the match in the quick simulation"), "{e}");
+}
+
+#[test]
+fn a_lopti_session_with_the_selfish_clone_is_a_twin() {
+    // The clone answers the rule making, the proposals, the votes and every
+    // rock-paper-scissors throw itself, from the options, values and seeds cardsim
+    // sends: the same sessions as the built-in lowest with the selfish maker and voter
+    // and uniform RPS. Against a fair voter, two players tie every contested vote.
+    let dir = scratch("session-selfish-twin");
+    let label = "exec:examples/bots/lopti_session_selfish.py";
+    for (others, name) in [(&["burner,voter=fair"][..], "two"), (&["burner,voter=fair", "lowest,rps=exploit"][..], "three")] {
+        let bots = |first: &'static str| std::iter::once(first).chain(others.iter().copied()).collect::<Vec<_>>();
+        let a = session_csv(&bots(label), &dir, &format!("ext-{name}.csv"));
+        let b = session_csv(&bots("lowest"), &dir, &format!("int-{name}.csv"));
+        assert!(a.contains(label), "{a}");
+        assert_eq!(a.replace(label, "lowest"), b, "{name}: the clone plays and makes its session decisions exactly as lowest (selfish, selfish, uniform)");
+        // Its session decisions matter: without them (no rules made, no proposals,
+        // abstain) the sessions differ.
+        let c = session_csv(&bots("lowest,maker=none,voter=none"), &dir, &format!("none-{name}.csv"));
+        assert_ne!(c.replace("lowest,maker=none,voter=none", "lowest"), b, "{name}: the selfish decisions change the sessions");
+    }
+    // Rock-paper-scissors was played: the two-player sessions' ties.
+    let out = cardsim(&["session", "lopti", "--bot", label, "--bot", "burner,voter=fair", "--rounds", "4", "--sessions", "12", "--seed", "3", "--quiet", "--set", "session.quick_rounds=12"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rps: u64 = text.split(" settled by rock-paper-scissors").next().and_then(|l| l.rsplit(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
+    assert!(out.status.success() && rps > 10, "{rps} tie-breaks: {text}");
+}
+
+#[test]
+fn botlib_cardsim_rng_draws_what_cardsim_draws() {
+    use rand::RngExt;
+    let seeds = [0u64, 1, 7, 0x6D65_7461, u64::MAX, 12_345_678_901_234_567_890];
+    let script = format!(
+        "import sys; sys.path.insert(0, 'examples/bots'); import botlib\nfor s in {seeds:?}:\n    r = botlib.CardsimRng(s)\n    print(' '.join([str(r.next_u64()) for _ in range(3)] + [str(r.below(n)) for n in [3, 3, 6, 10, 3] * 40]))\n"
+    );
+    let out = Command::new("python3").current_dir(root()).args(["-c", &script]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
+    for (s, line) in seeds.iter().zip(&lines) {
+        let mut r = cardsim::rng::rng_from(*s);
+        let mut want: Vec<String> = (0..3).map(|_| rand::Rng::next_u64(&mut r).to_string()).collect();
+        want.extend([3usize, 3, 6, 10, 3].repeat(40).into_iter().map(|n| r.random_range(0..n).to_string()));
+        assert_eq!(line, &want.join(" "), "seed {s}");
+    }
+    assert_eq!(lines.len(), seeds.len());
+}

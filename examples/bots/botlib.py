@@ -27,6 +27,37 @@ class Match:
         self.rng = random.Random(seed)
 
 
+class CardsimRng:
+    """cardsim's own generator (PCG64-MCG, seeded as Rust's rand seeds it from a u64), for
+    a bot that wants exactly the dice of a built-in strategy from a seed cardsim sends."""
+
+    MASK64 = (1 << 64) - 1
+
+    def __init__(self, seed):
+        state, words = seed, b""
+        for _ in range(4):                       # four PCG32 outputs make the 128-bit seed
+            state = (state * 0x5851F42D4C957F2D + 0xA17654E46FBE17F3) & self.MASK64
+            x = (((state >> 18) ^ state) >> 27) & 0xFFFFFFFF
+            rot = state >> 59
+            words += (((x >> rot) | (x << ((32 - rot) & 31))) & 0xFFFFFFFF).to_bytes(4, "little")
+        self.state = int.from_bytes(words, "little") | 1
+
+    def next_u64(self):
+        self.state = (self.state * 0x2360ED051FC65DA44385DF649FCCF645) & ((1 << 128) - 1)
+        rot = self.state >> 122
+        x = ((self.state >> 64) ^ self.state) & self.MASK64
+        return ((x >> rot) | (x << ((64 - rot) & 63))) & self.MASK64
+
+    def below(self, n):
+        """A number from 0 to n - 1 (n < 2^32), as Rust's `random_range(0..n)` draws it."""
+        m = (self.next_u64() & 0xFFFFFFFF) * n
+        result, low = m >> 32, m & 0xFFFFFFFF
+        if low > (-n & 0xFFFFFFFF):
+            high = ((self.next_u64() & 0xFFFFFFFF) * n) >> 32
+            result += low + high > 0xFFFFFFFF
+        return result
+
+
 def send(message):
     """Writes one message as one line and flushes it (cardsim waits for the line)."""
     sys.stdout.write(json.dumps(message) + "\n")

@@ -91,6 +91,9 @@ pub struct Experiment {
     /// One or two swept parameters.
     #[serde(default, rename = "vary")]
     pub vary: Vec<Vary>,
+    /// Longest wait, in seconds, for one line from an external bot (as `--bot-timeout`,
+    /// which overrides it; default 10). It changes no result, only when a slow bot fails.
+    pub bot_timeout: Option<f64>,
     /// Set by [`Experiment::load`]: the file's path as given.
     #[serde(skip)]
     pub path: PathBuf,
@@ -127,6 +130,9 @@ impl Experiment {
         }
         if e.games == 0 {
             return Err(format!("{where_}: games must be at least 1"));
+        }
+        if let Some(t) = e.bot_timeout {
+            crate::external::timeout_ms(t).map_err(|err| format!("{where_}: bot_timeout = {}", err.trim_start_matches("--bot-timeout ")))?;
         }
         if let Some(out) = &e.out {
             e.check_out(out).map_err(|err| format!("{where_}: out = {}: {err}", crate::output::quote::clip_path(out)))?;

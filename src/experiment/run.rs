@@ -137,11 +137,14 @@ impl Study {
     /// Checks every cell of `exp` (so a typo fails before anything runs) and builds it.
     pub fn new(exp: Experiment, games: u64) -> Result<Study, String> {
         let cells = exp.cells()?;
-        let tables = cells
+        let mut tables = cells
             .iter()
             .enumerate()
             .map(|(i, c)| cell_table(&exp.game, c, exp.seating()).map_err(|e| format!("{}: table {} ({}): {e}", exp.path.display(), i + 1, c.label)))
             .collect::<Result<Vec<_>, _>>()?;
+        for t in &mut tables {
+            t.set_bot_timeout(exp.bot_timeout)?;
+        }
         if matches!(exp.format, Format::RoundRobin | Format::Gauntlet | Format::HeadToHead) {
             let mut labels: Vec<String> = exp.pool.iter().chain(&exp.challenger).filter_map(|b| BotSpec::parse(&exp.bot_path(b)).ok()).map(|b| b.label).collect();
             labels.sort();

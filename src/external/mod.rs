@@ -415,6 +415,18 @@ fn parse_answer(line: &str, offered: usize, idle_ok: bool) -> Result<Answer, Fau
     }
 }
 
+/// The start of the one-line report of a bot's fault `fault` in `c`: `bot 'LABEL' (seat S)
+/// WHAT at its start (hello)` or `... at its decision K of the match`.
+pub fn fault_words(label: &str, c: &IllegalChoice, fault: Fault) -> String {
+    let at = if c.index == HELLO { "at its start (hello)".to_string() } else { format!("at its decision {} of the match", c.index) };
+    format!("bot '{label}' (seat {}) {} {at}", c.seat, fault.describe())
+}
+
+/// The offending line of a fault report as the report quotes it: `'LINE'`, or `(none)`.
+pub fn fault_line(c: &IllegalChoice) -> String {
+    if c.action.is_empty() { "(none)".to_string() } else { format!("'{}'", c.action) }
+}
+
 /// The external bots of a table, by bot index (`None` for built-in strategies).
 pub type Externals = Vec<Option<Arc<ExternalBot>>>;
 
@@ -437,31 +449,39 @@ pub struct ExternalMatch {
 
 impl ExternalMatch {
     /// Plays one match with `play`, between `match_start` and `match_end` for every
-    /// external bot seated. A fault stops the match (capped, no winner) and its report
-    /// is the record's `illegal`, overriding the engine's stop report.
+    /// external bot seated ([`around`]).
     fn around(&self, seat_bots: &[usize], seeds: &MatchSeeds, play: impl FnOnce() -> MatchRecord) -> MatchRecord {
         let seated: Vec<(usize, &ExternalBot)> = seat_bots.iter().enumerate().filter_map(|(s, &b)| self.externals[b].as_deref().map(|x| (s, x))).collect();
-        if seated.iter().any(|(_, x)| x.broken.load(Ordering::SeqCst)) {
-            // Another match already failed the run: this one is not played.
-            return MatchRecord { ending: Ending::Capped, ..MatchRecord::default() };
-        }
-        for &(seat, x) in &seated {
-            x.begin(seat, seeds.bot_seed(seat));
-        }
-        let mut rec = if seated.iter().any(|(_, x)| x.faulted()) { MatchRecord { ending: Ending::Capped, ..MatchRecord::default() } } else { play() };
-        let mut report = None;
-        for &(_, x) in &seated {
-            if let Some(r) = x.end(&rec, seat_bots.len(), self.inner.reports_points()) {
-                report.get_or_insert(r);
-            }
-        }
-        if report.is_some() {
-            rec.illegal = report;
-            rec.ending = Ending::Capped;
-            rec.winner = None;
-        }
-        rec
+        around(&seated, seat_bots.len(), self.inner.reports_points(), seeds, play)
     }
+}
+
+/// Plays one match with `play`, between `match_start` and `match_end` for every
+/// external bot of `seated` (its seat, the bot) at a table of `seats` (`points`: the
+/// game reports points). A fault stops the match (capped, no winner) and its report
+/// is the record's `illegal`, overriding the engine's stop report. A match with a bot
+/// that an earlier match broke is not played (capped, no report: that match's report
+/// fails the run).
+pub fn around(seated: &[(usize, &ExternalBot)], seats: usize, points: bool, seeds: &MatchSeeds, play: impl FnOnce() -> MatchRecord) -> MatchRecord {
+    if seated.iter().any(|(_, x)| x.broken.load(Ordering::SeqCst)) {
+        return MatchRecord { ending: Ending::Capped, ..MatchRecord::default() };
+    }
+    for &(seat, x) in seated {
+        x.begin(seat, seeds.bot_seed(seat));
+    }
+    let mut rec = if seated.iter().any(|(_, x)| x.faulted()) { MatchRecord { ending: Ending::Capped, ..MatchRecord::default() } } else { play() };
+    let mut report = None;
+    for &(_, x) in seated {
+        if let Some(r) = x.end(&rec, seats, points) {
+            report.get_or_insert(r);
+        }
+    }
+    if report.is_some() {
+        rec.illegal = report;
+        rec.ending = Ending::Capped;
+        rec.winner = None;
+    }
+    rec
 }
 
 impl MatchGame for ExternalMatch {

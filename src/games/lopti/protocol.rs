@@ -112,3 +112,138 @@ impl Strategy for External {
         self.swap_decision("rule_swap", view)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::lopti::config::Rules;
+    use crate::games::lopti::entry::LoptiGame;
+    use crate::games::lopti::events::{Event, Observer};
+    use crate::games::lopti::pile::Pile;
+    use crate::games::lopti::ranks::{parse_rank, Ranks};
+    use crate::games::lopti::state::State;
+    use crate::games::lopti::strategies::{build, Params};
+    use crate::games::lopti::view::SeatInfo;
+    use crate::rng::{rng_from, MatchSeeds};
+    use rand::RngExt;
+
+    /// Every position of a round, after each event.
+    #[derive(Default)]
+    struct Positions(Vec<State>);
+
+    impl Observer for Positions {
+        fn event(&mut self, state: &State, _: Event) {
+            self.0.push(*state);
+        }
+    }
+
+    fn ranks(v: &Value) -> Ranks {
+        let mut out = Ranks::EMPTY;
+        for name in v.as_array().expect("a list of ranks") {
+            out.add(parse_rank(name.as_str().expect("a rank name")).expect("a rank"), 1);
+        }
+        out
+    }
+
+    fn int(v: &Value) -> u8 {
+        v.as_u64().expect("an integer") as u8
+    }
+
+    /// The view read back from its JSON, written independently of `view_json` from
+    /// docs/bot-protocol.md section 5.4 (the rules come in the hello's flags, not here).
+    fn decode(j: &Value, rules: Rules) -> View {
+        let keys: Vec<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut expected = ["seat", "players", "current", "setup", "swapped", "hand", "face_up", "face_down", "pile", "run3", "obligation", "bonus", "draw_owed", "draw_pile", "out_of_round", "table"];
+        expected.sort();
+        assert_eq!(keys, expected, "the view's fields");
+        let mut pile = Pile::default();
+        for play in j["pile"].as_array().unwrap() {
+            let r = ranks(play);
+            let rank = r.ranks().next().expect("a play has cards");
+            assert_eq!(r.count(rank) as u32, r.len(), "a play is of one rank");
+            pile.push(rank, r.len() as u8);
+        }
+        let mut seats = [SeatInfo::default(); crate::games::lopti::entry::MAX_SEATS];
+        for (s, t) in j["table"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(t.as_object().unwrap().len(), 6, "a seat's public facts");
+            seats[s] = SeatInfo { hand: int(&t["hand"]), known: ranks(&t["known"]), face_up: ranks(&t["face_up"]), face_down: int(&t["face_down"]), out: t["out"].as_bool().unwrap(), picked_up: t["picked_up"].as_bool().unwrap() };
+        }
+        View {
+            seat: int(&j["seat"]),
+            players: int(&j["players"]),
+            current: int(&j["current"]),
+            setup: j["setup"].as_bool().unwrap(),
+            swapped: j["swapped"].as_array().unwrap().iter().fold(0, |m, s| m | 1 << int(s)),
+            hand: ranks(&j["hand"]),
+            face_up: ranks(&j["face_up"]),
+            face_down: int(&j["face_down"]),
+            pile,
+            run3: int(&j["run3"]),
+            obligated: j["obligation"].as_bool().unwrap(),
+            bonus: j["bonus"].as_bool().unwrap(),
+            draw_owed: j["draw_owed"].as_bool().unwrap(),
+            draw_pile: int(&j["draw_pile"]),
+            out_of_round: ranks(&j["out_of_round"]),
+            seats,
+            rules,
+        }
+    }
+
+    /// `s` with every card hidden from `seat` dealt again at random: the draw pile, the
+    /// other players' hand cards nobody has seen, and every face-down card (his own too),
+    /// each zone keeping its size.
+    fn redeal_hidden(s: &State, seat: usize, rng: &mut crate::rng::SimRng) -> State {
+        let mut t = *s;
+        let mut pool = t.draw;
+        let n = t.n as usize;
+        for o in 0..n {
+            let p = &mut t.players[o];
+            if o != seat {
+                let mut unseen = p.hand;
+                unseen.remove_all(p.known);
+                pool.add_all(unseen);
+                p.hand = p.known;
+            }
+            pool.add_all(p.face_down);
+        }
+        t.draw = pool.take_random_n(s.draw.len(), rng);
+        for o in 0..n {
+            let p = &mut t.players[o];
+            if o != seat {
+                let mut unseen = s.players[o].hand;
+                unseen.remove_all(s.players[o].known);
+                p.hand.add_all(pool.take_random_n(unseen.len(), rng));
+            }
+            p.face_down = pool.take_random_n(s.players[o].face_down.len(), rng);
+        }
+        assert_eq!(pool, Ranks::EMPTY);
+        t
+    }
+
+    #[test]
+    fn the_protocol_view_is_the_built_in_view_and_holds_no_hidden_card() {
+        let names = ["random", "lowest", "burner"];
+        let mut rng = rng_from(99);
+        let (mut checked, mut changed) = (0u64, 0u64);
+        for d in 0..160u64 {
+            let n = 2 + (d % 4) as usize;
+            let bots = (0..n).map(|_| build(names[rng.random_range(0..3)], &Params { mcts_iterations: 10 }).unwrap()).collect();
+            let game = LoptiGame::new(Rules::default(), bots);
+            let mut seen = Positions::default();
+            let seats: Vec<usize> = (0..n).collect();
+            game.run(&seats, &MatchSeeds::of_deal(d), &mut seen);
+            for s in seen.0.iter().step_by(3) {
+                for seat in 0..n {
+                    let view = s.view(seat as u8);
+                    let j = view_json(&view);
+                    assert_eq!(decode(&j, view.rules), view, "the JSON carries exactly the view");
+                    let other = redeal_hidden(s, seat, &mut rng);
+                    changed += (other.draw != s.draw || (0..n).any(|o| other.players[o] != s.players[o])) as u64;
+                    assert_eq!(view_json(&other.view(seat as u8)), j, "seat {seat}'s view depends on no card hidden from it");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 20_000 && changed > checked / 2, "{checked} views, {changed} with hidden cards dealt differently");
+    }
+}

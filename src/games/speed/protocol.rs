@@ -45,3 +45,90 @@ impl SpeedStrategy for External {
         self.0.choose_move(view_json(view), legal, action_json, STOP)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::BotSpec;
+    use crate::games::speed::config::{SpeedConfig, SPEED_FLAGS};
+    use crate::games::speed::game::{play_match, SpeedEvent};
+    use crate::games::speed::state::SpeedState;
+    use crate::games::speed::strategies::REGISTRY;
+    use crate::realtime::{build_bots, EngineEvent, EngineObserver, MatchObserver, Micros, Seated};
+    use crate::rng::{rng_from, MatchSeeds};
+    use crate::settings::Settings;
+    use rand::RngExt;
+    use std::collections::BTreeSet;
+
+    /// Checks, after every event, both players' protocol views against the full state.
+    struct ViewCheck {
+        cfg: SpeedConfig,
+        checked: u64,
+    }
+
+    impl ViewCheck {
+        fn check(&mut self, s: &SpeedState) {
+            for me in 0..2 {
+                let v = view_json(&SpeedView::new(s, me, &self.cfg));
+                let keys: BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+                assert_eq!(keys, BTreeSet::from(["seat", "hand", "hand_counts", "piles", "shown"]), "the view's fields");
+                let hand = &s.players[me].hand;
+                assert_eq!(v["seat"], json!(me));
+                assert_eq!(v["hand"], json!(hand.iter().map(Card::name).collect::<Vec<_>>()), "the own hand, in card order");
+                assert_eq!(v["hand_counts"], json!(s.players.iter().map(|p| p.hand.len() + p.flying.is_some() as u32).collect::<Vec<_>>()), "hand sizes per seat, a card in flight counted");
+                assert_eq!(v["piles"], json!(s.centre.iter().map(|p| p.top.map(Card::name)).collect::<Vec<_>>()), "the centre tops");
+                assert_eq!(v["shown"], json!(s.shown.iter().map(Card::name).collect::<Vec<_>>()), "cards shown this deal");
+                // No hidden card: every card named is the viewer's own hand card or one
+                // shown in the centre; the opponent's hand, the stocks and the side piles
+                // (everything else) never appear.
+                let mut named = Vec::new();
+                strings(&v, &mut named);
+                for c in CardSet(CardSet::FULL.0 & !hand.0 & !s.shown.0).iter() {
+                    assert!(!named.contains(&c.name()), "seat {me} sees {}, a card hidden from it", c.name());
+                }
+                self.checked += 1;
+            }
+        }
+    }
+
+    /// Every string in `v`.
+    fn strings(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+            Value::Object(m) => m.values().for_each(|x| strings(x, out)),
+            _ => {}
+        }
+    }
+
+    impl EngineObserver<SpeedState, SpeedAction> for ViewCheck {
+        fn on_event(&mut self, _: Micros, _: EngineEvent<SpeedAction>, s: &SpeedState) {
+            self.check(s);
+        }
+    }
+
+    impl MatchObserver<SpeedState, SpeedAction, SpeedEvent> for ViewCheck {
+        fn on_match_event(&mut self, _: Micros, _: SpeedEvent, s: &SpeedState) {
+            self.check(s);
+        }
+    }
+
+    #[test]
+    fn the_protocol_view_is_the_built_in_view_and_holds_no_hidden_card() {
+        let names = ["random", "greedy", "smart"];
+        let mut rng = rng_from(77);
+        let mut checked = 0;
+        for i in 0..150u64 {
+            let pick = |rng: &mut crate::rng::SimRng, v: &[&'static str]| v[rng.random_range(0..v.len())];
+            let sets = vec![format!("speed.side_pile_size={}", pick(&mut rng, &["10", "5"])), format!("speed.wrap={}", pick(&mut rng, &["true", "false"]))];
+            let cfg = SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &sets).unwrap());
+            let specs: Vec<BotSpec> = (0..2).map(|_| BotSpec::parse(pick(&mut rng, &names)).unwrap()).collect();
+            let bots = build_bots(&specs, &REGISTRY).unwrap();
+            let rules = super::super::rules::SpeedRules { cfg };
+            let mut check = ViewCheck { cfg, checked: 0 };
+            play_match(&rules, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut check);
+            checked += check.checked;
+        }
+        assert!(checked > 20_000, "{checked} views checked");
+    }
+}

@@ -41,9 +41,10 @@ use std::time::Instant;
 pub struct SessionArgs {
     /// Game (only `lopti` has sessions).
     pub game: String,
-    /// A player as `STRATEGY[,maker=selfish|random|none][,voter=selfish|fair|none][,rps=uniform|biased|pattern|exploit]`;
-    /// repeat once per player (2 to 5).
-    #[arg(long = "bot", value_name = "SPEC")]
+    #[arg(long = "bot", value_name = "SPEC", help = concat!("A player as STRATEGY[,maker=selfish|random|none][,voter=selfish|fair|none][,rps=uniform|biased|pattern|exploit]; \
+        repeat once per player (2 to 5). STRATEGY may be an external bot, exec:PATH[,ARG...] (the session keys come last); it plays \
+        its rounds over the protocol, each round one match, and answers the rule making, votes and RPS it declares; the built-in maker, voter \
+        and rps make the others (docs/bot-protocol.md section 5.5).", crate::external_bot_help!()))]
     pub bots: Vec<String>,
     /// Rounds per session.
     #[arg(long, default_value_t = 20)]
@@ -82,31 +83,50 @@ pub struct SessionArgs {
     /// List the special rules, the meta strategies and the session flags, and exit.
     #[arg(long)]
     pub list_rules: bool,
+    /// Longest wait, in seconds, for one line from an external bot (`--bot exec:...`,
+    /// docs/bot-protocol.md); a bot that takes longer fails the run. Default 10.
+    #[arg(long, value_name = "SECONDS")]
+    pub bot_timeout: Option<f64>,
 }
 
 /// Default players when no --bot is given.
 const DEFAULT_BOTS: [&str; 3] = ["burner", "lowest", "random"];
 
-/// Parses one `--bot` spec.
-pub fn parse_bot(spec: &str, params: &Params) -> Result<SessionBot, String> {
+/// Parses one `--bot` spec for a table of `players` under `settings` (an external bot's
+/// hello names both; nothing is started yet). An external bot is
+/// `exec:PATH[,ARG...]` followed by the session keys: the trailing `maker=`, `voter=`
+/// and `rps=` parts are the session's, every part before them the program's.
+pub fn parse_bot(spec: &str, params: &Params, settings: &Settings, players: usize, timeout_ms: u64) -> Result<SessionBot, String> {
     use crate::output::quote::clip;
     // Messages quote the spec and its parts clipped to 60 characters.
     let text = clip(spec);
-    let mut parts = spec.split(',').map(str::trim);
-    let strategy = parts.next().unwrap_or_default();
-    if strategy.contains('@') {
-        return Err(format!("--bot {text}: lopti is turn-based, so bots take no @PRESET"));
-    }
+    let all: Vec<&str> = spec.split(',').map(str::trim).collect();
+    let is_key = |p: &&&str| p.split_once('=').is_some_and(|(k, _)| ["maker", "voter", "rps"].contains(&k));
+    let cut = if all[0].starts_with("exec:") { all.len() - all.iter().rev().take_while(is_key).count() } else { 1 };
+    let strategy = all[..cut].join(",");
+    let parts = all[cut..].iter().copied();
     if strategy.ends_with(".toml") {
-        return Err(format!("--bot {text}: bot files are not supported in sessions; use STRATEGY[,maker=..][,voter=..][,rps=..]"));
+        return Err(format!("--bot {text}: bot files are not supported in sessions; use STRATEGY[,maker=..][,voter=..][,rps=..] or exec:PATH[,ARG...][,maker=..]..."));
     }
-    if strategy.starts_with("exec:") {
-        return Err(format!("--bot {text}: external bots do not play sessions yet (bot protocol version 1 plays single games: match, trace, sprt, balance, run)"));
-    }
-    let play = strategies::build(strategy, params).ok_or_else(|| {
-        let names: Vec<&str> = strategies::REGISTRY.iter().map(|r| r.info.name).collect();
-        format!("--bot {text}: unknown strategy '{}'; lopti strategies: {}", clip(strategy), names.join(", "))
-    })?;
+    let (play, external): (Box<dyn strategies::Strategy>, _) = if strategy.starts_with("exec:") {
+        let b = crate::bot::BotSpec::parse(&strategy)?;
+        if b.preset.is_some() {
+            return Err(format!("--bot {text}: lopti is turn-based, so bots take no @PRESET"));
+        }
+        let mut x = b.external.clone().expect("an exec: bot");
+        x.timeout_ms = timeout_ms;
+        let x = crate::external::ExternalBot::new(&b.label, &x, "lopti", players, settings, super::protocol::DECISIONS)?;
+        (Box::new(crate::games::lopti::protocol::External(x.clone())), Some(x))
+    } else {
+        if strategy.contains('@') {
+            return Err(format!("--bot {text}: lopti is turn-based, so bots take no @PRESET"));
+        }
+        let play = strategies::build(&strategy, params).ok_or_else(|| {
+            let names: Vec<&str> = strategies::REGISTRY.iter().map(|r| r.info.name).collect();
+            format!("--bot {text}: unknown strategy '{}'; lopti strategies: {}, or exec:PATH[,ARG...] (docs/bot-protocol.md)", clip(&strategy), names.join(", "))
+        })?;
+        (play, None)
+    };
     let (mut maker, mut voter, mut rps) = (Maker::Selfish, Voter::Selfish, RpsStrategy::Uniform);
     for part in parts {
         let (key, value) = part.split_once('=').ok_or_else(|| format!("--bot {text}: '{}' is not KEY=VALUE (maker, voter, rps)", clip(part)))?;
@@ -118,7 +138,7 @@ pub fn parse_bot(spec: &str, params: &Params) -> Result<SessionBot, String> {
             _ => return Err(format!("--bot {text}: unknown key '{}'; valid keys: maker, voter, rps", clip(key))),
         }
     }
-    let mut label = strategy.to_string();
+    let mut label = strategy.clone();
     if maker != Maker::Selfish {
         label += &format!(",maker={}", maker.name());
     }
@@ -128,7 +148,7 @@ pub fn parse_bot(spec: &str, params: &Params) -> Result<SessionBot, String> {
     if rps != RpsStrategy::Uniform {
         label += &format!(",rps={}", rps.name());
     }
-    Ok(SessionBot { label, strategy: strategy.to_string(), play, maker, voter, rps })
+    Ok(SessionBot { label, strategy, play, external, maker, voter, rps })
 }
 
 /// A checked run: the table, the labels and the seeding.
@@ -141,15 +161,17 @@ pub struct Prepared {
     pub settings: Settings,
 }
 
-/// Checks the options and builds the table (bots sorted by label; no value table yet).
-pub fn prepare(bot_texts: &[String], sets: &[String], rule_files: &[PathBuf], rounds: u16, target_wins: u16) -> Result<Prepared, String> {
+/// Checks the options and builds the table (bots sorted by label; no value table yet);
+/// `bot_timeout`: `--bot-timeout` (seconds) of the external bots.
+pub fn prepare(bot_texts: &[String], sets: &[String], rule_files: &[PathBuf], rounds: u16, target_wins: u16, bot_timeout: Option<f64>) -> Result<Prepared, String> {
     let settings = Settings::parse(&SESSION_FLAGS, sets)?;
+    let timeout_ms = bot_timeout.map(crate::external::timeout_ms).transpose()?.unwrap_or(crate::external::DEFAULT_TIMEOUT_MS);
     let params = Params { mcts_iterations: settings.get_int("lopti.mcts_iterations") as u32 };
     let texts: Vec<String> = if bot_texts.is_empty() { DEFAULT_BOTS.iter().map(|s| s.to_string()).collect() } else { bot_texts.to_vec() };
     if !(2..=MAX_SEATS).contains(&texts.len()) {
         return Err(format!("lopti needs 2 to 5 --bot options, got {}", texts.len()));
     }
-    let mut bots = texts.iter().map(|t| parse_bot(t, &params)).collect::<Result<Vec<_>, _>>()?;
+    let mut bots = texts.iter().map(|t| parse_bot(t, &params, &settings, texts.len(), timeout_ms)).collect::<Result<Vec<_>, _>>()?;
     Rules::check_table(&settings, bots.len(), &bots.iter().map(|b| b.strategy.as_str()).collect::<Vec<_>>())?;
     bots.sort_by(|a, b| a.label.cmp(&b.label));
     if rounds == 0 {
@@ -188,12 +210,14 @@ pub fn prepare(bot_texts: &[String], sets: &[String], rule_files: &[PathBuf], ro
 pub const QUICK_TABLES: u64 = 32;
 
 /// The quick simulation's value tables for `blocks` blocks of groups (each from the
-/// master seed and its block), if a selfish strategy needs them; none otherwise.
-pub fn values_for(table: &Table, seed: u64, blocks: u64) -> Vec<ValueTable> {
+/// master seed and its block), if a selfish strategy needs them; none otherwise. An
+/// external bot plays its rounds of the quick simulation over the protocol too; its
+/// fault is the error.
+pub fn values_for(table: &Table, seed: u64, blocks: u64) -> Result<Vec<ValueTable>, String> {
     if !table.bots.iter().any(|b| b.maker == Maker::Selfish || b.voter == Voter::Selfish) {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    (0..blocks.clamp(1, QUICK_TABLES)).map(|b| ValueTable::compute(table, mix(&[seed, 0x7661_6C75, b]), table.flags.quick_rounds)).collect()
+    (0..blocks.clamp(1, QUICK_TABLES)).map(|b| ValueTable::compute(table, mix(&[seed, 0x7661_6C75, b]), table.flags.quick_rounds)).collect::<Result<_, _>>()
 }
 
 /// The per-group sums gathered into the blocks that share a value table (group `g` in
@@ -317,11 +341,11 @@ pub fn run(a: SessionArgs) -> Result<(), String> {
         crate::cli::check_count("--trace-index", i, 0, crate::cli::MAX_GAMES - 1)?;
     }
     let exports = a.export.check()?;
-    let mut p = prepare(&a.bots, &a.sets, &a.rule_files, a.rounds, a.target_wins)?;
+    let mut p = prepare(&a.bots, &a.sets, &a.rule_files, a.rounds, a.target_wins, a.bot_timeout)?;
     if let Some(index) = a.trace_index {
         let (pool, _) = thread_pool(a.threads)?;
         let (g, ..) = Layout::new(p.table.bots.len(), p.table.flags.series as u64, index + 1).locate(a.seed, index);
-        p.table.values = pool.install(|| values_for(&p.table, a.seed, g + 1));
+        p.table.values = pool.install(|| values_for(&p.table, a.seed, g + 1))?;
         return trace(&p, a.seed, index, a.format);
     }
     let (pool, threads) = thread_pool(a.threads)?;
@@ -331,7 +355,7 @@ pub fn run(a: SessionArgs) -> Result<(), String> {
             if layout.series > 1 { format!(" x series of {}", layout.series) } else { String::new() });
     }
     let start = Instant::now();
-    p.table.values = pool.install(|| values_for(&p.table, a.seed, layout.groups));
+    p.table.values = pool.install(|| values_for(&p.table, a.seed, layout.groups))?;
     let quick = start.elapsed().as_secs_f64();
     let bar = progress(layout.sessions(), a.quiet);
     let play_start = Instant::now();
@@ -440,6 +464,10 @@ fn session_bug_message(a: &SessionArgs, p: &Prepared, bug: &super::stats::Sessio
 /// What a session's strategy bug was: strategy, seat, action, index, round, session, seed.
 fn session_bug_line(p: &Prepared, bug: &super::stats::SessionBug, seed: u64) -> String {
     let c = &bug.choice;
+    if let Some(fault) = c.fault {
+        let label = &p.table.bots[bug.seat_bots[c.seat as usize]].label;
+        return format!("{} of round {} of session {} (seed {seed}); line: {}", crate::external::fault_words(label, c, fault), bug.round, bug.session, crate::external::fault_line(c));
+    }
     format!(
         "strategy '{}' (seat {}) chose an illegal action {} at action index {} of round {} of session {} (seed {seed}): a bug in that strategy",
         p.table.bots[bug.seat_bots[c.seat as usize]].label, c.seat, c.action, c.index, bug.round, bug.session

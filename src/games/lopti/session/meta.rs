@@ -23,7 +23,7 @@ use crate::games::lopti::round::Dice;
 use crate::games::lopti::state::State;
 use crate::games::lopti::strategies::Strategy;
 use crate::rng::{mix, MatchSeeds, SimRng};
-use crate::runner::{seating, seatings_per_deal, SeatingDesign, MAX_SEATS};
+use crate::runner::{seating, seatings_per_deal, MatchRecord, SeatingDesign, MAX_SEATS};
 use arrayvec::ArrayVec;
 use rand::RngExt;
 use rayon::prelude::*;
@@ -130,18 +130,21 @@ impl ValueTable {
 
     /// Plays `rounds` rounds (rounded up to whole deals, each under every seating) per
     /// variant and without, on the current rayon pool; the same on any thread count.
-    pub fn compute(table: &Table, seed: u64, rounds: u64) -> ValueTable {
+    /// An external bot's fault in one of those rounds is the error (the first, in the
+    /// order of the variants and deals).
+    pub fn compute(table: &Table, seed: u64, rounds: u64) -> Result<ValueTable, String> {
         let n = table.bots.len();
         let per = seatings_per_deal(SeatingDesign::All, n);
         let deals = rounds.div_ceil(per).max(1);
         let variants = Self::variants(&table.catalog);
         let jobs: Vec<(Option<usize>, u64)> = (0..=variants.len()).flat_map(|v| (0..deals).map(move |d| ((v > 0).then(|| v - 1), d))).collect();
-        let counts: Vec<(Option<usize>, [u64; MAX_SEATS])> = jobs
+        let counts: Vec<(Option<usize>, Result<[u64; MAX_SEATS], String>)> = jobs
             .par_iter()
             .map(|&(v, d)| (v, quick_deal(table, v.map(|v| variants[v]), seed, d)))
             .collect();
         let mut wins = vec![[0u64; MAX_SEATS]; variants.len() + 1];
         for (v, c) in counts {
+            let c = c?;
             let slot = v.map_or(0, |v| v + 1);
             for b in 0..n {
                 wins[slot][b] += c[b];
@@ -149,7 +152,7 @@ impl ValueTable {
         }
         let played = (deals * per) as f64;
         let value = (0..n).map(|b| (0..variants.len()).map(|v| (wins[v + 1][b] as f64 - wins[0][b] as f64) / played).collect()).collect();
-        ValueTable { variants, value, rounds: deals * per }
+        Ok(ValueTable { variants, value, rounds: deals * per })
     }
 
     /// The value of `variant` for bot `bot` (0 for a variant not measured).
@@ -158,8 +161,9 @@ impl ValueTable {
     }
 }
 
-/// One quick-simulation deal under every seating: wins per bot.
-fn quick_deal(table: &Table, variant: Option<Variant>, seed: u64, d: u64) -> [u64; MAX_SEATS] {
+/// One quick-simulation deal under every seating: wins per bot, or an external bot's
+/// fault in words. Each round is one match of the protocol for the external bots.
+fn quick_deal(table: &Table, variant: Option<Variant>, seed: u64, d: u64) -> Result<[u64; MAX_SEATS], String> {
     let n = table.bots.len();
     let per = seatings_per_deal(SeatingDesign::All, n);
     let ds = mix(&[seed, 0x7175_6963, d]);
@@ -180,15 +184,24 @@ fn quick_deal(table: &Table, variant: Option<Variant>, seed: u64, d: u64) -> [u6
         let seeds = MatchSeeds::new(ds, &ranks);
         let bots: ArrayVec<&dyn Strategy, MAX_SEATS> = (0..n).map(|s| &*table.bots[sb[s]].play).collect();
         let mut dice: ArrayVec<SimRng, MAX_SEATS> = (0..n).map(|s| seeds.player_rng(s)).collect();
-        let mut quiet = NoObserver;
-        let mut r = Ruled::new(&mut quiet, &book, &bots, Dice::Seats(&mut dice));
-        let mut st = State::deal_with(n as u8, 0, rules, &mut seeds.deal_rng(), seeds.hidden(), &mut r);
-        r.play(&mut st);
-        if let Some(w) = st.match_winner() {
+        let mut round = || {
+            let mut quiet = NoObserver;
+            let mut r = Ruled::new(&mut quiet, &book, &bots, Dice::Seats(&mut dice));
+            let mut st = State::deal_with(n as u8, 0, rules, &mut seeds.deal_rng(), seeds.hidden(), &mut r);
+            r.play(&mut st);
+            MatchRecord { winner: st.match_winner(), ending: st.ending(), ..MatchRecord::default() }
+        };
+        let seated: ArrayVec<(usize, &crate::external::ExternalBot), MAX_SEATS> = (0..n).filter_map(|s| table.bots[sb[s]].external.as_deref().map(|x| (s, x))).collect();
+        let rec = if seated.is_empty() { round() } else { crate::external::around(&seated, n, false, &seeds, round) };
+        if let Some(c) = rec.illegal.filter(|c| c.fault.is_some()) {
+            let label = &table.bots[sb[c.seat as usize]].label;
+            return Err(format!("{} in the quick simulation of the selfish strategies (deal {d}, seating {k}); line: {}", crate::external::fault_words(label, &c, c.fault.expect("a fault")), crate::external::fault_line(&c)));
+        }
+        if let Some(w) = rec.winner {
             wins[sb[w as usize]] += 1;
         }
     }
-    wins
+    Ok(wins)
 }
 
 /// What a player knows when it makes a rule, proposes or votes.

@@ -23,6 +23,7 @@
 
 pub mod command;
 pub mod meta;
+pub mod protocol;
 pub mod rps;
 pub mod stats;
 pub mod vote;
@@ -38,7 +39,7 @@ use super::round::Dice;
 use super::state::State;
 use super::strategies::Strategy;
 use crate::rng::{mix, rng_from, MatchSeeds, SimRng};
-use crate::runner::MAX_SEATS;
+use crate::runner::{MatchRecord, MAX_SEATS};
 use crate::settings::{FlagDef, FlagKind, Needs, Settings};
 use crate::trace::TraceEvent;
 use arrayvec::ArrayVec;
@@ -236,6 +237,9 @@ pub struct SessionBot {
     pub strategy: String,
     /// Plays the rounds.
     pub play: Box<dyn Strategy>,
+    /// For an external bot (`exec:`), the bot `play` asks: each round is one match of
+    /// the protocol for it.
+    pub external: Option<Arc<crate::external::ExternalBot>>,
     /// Makes rules.
     pub maker: Maker,
     /// Proposes and votes.
@@ -434,6 +438,11 @@ struct Live<'t> {
     removed: Vec<u16>,
     pending: Vec<Change>,
     meta: ArrayVec<SimRng, MAX_SEATS>,
+    /// The seeds of `meta` (an external bot that throws its own rock-paper-scissors gets
+    /// its seat's).
+    meta_seeds: ArrayVec<u64, MAX_SEATS>,
+    /// Per seat, rock-paper-scissors throws its external bot was asked this session.
+    rps_asked: [u32; MAX_SEATS],
     chance: SimRng,
     votes: Vec<VoteLog>,
     depth_limited: u32,
@@ -601,7 +610,10 @@ impl<'t> Live<'t> {
             } else {
                 defenders.to_vec()
             };
-            let (winner, matches) = rps::knockout(&members, |s| strategies[s as usize], &mut self.meta, &mut self.chance);
+            let throwers = self.throwers();
+            let (meta, chance) = (&mut self.meta, &mut self.chance);
+            let (winner, matches) = rps::knockout_with(&members, &mut |s, mine, theirs| throwers.throw(s, strategies[s as usize], mine, theirs, &mut meta[s as usize]), chance);
+            self.rps_asked = std::array::from_fn(|s| throwers.asked[s].get());
             for m in &matches {
                 log.throws += m.throws.len() as u32;
                 log.decisive += 1;
@@ -625,8 +637,14 @@ impl<'t> Live<'t> {
             }
             representative = winner;
         }
+        let throwers = self.throwers();
         let (ra, rb) = two_mut(&mut self.meta, proposer as usize, representative as usize);
-        let m = rps::play_match((strategies[proposer as usize], ra), (strategies[representative as usize], rb), &mut self.chance);
+        let (sa, sb) = (strategies[proposer as usize], strategies[representative as usize]);
+        let m = rps::play_match_with(
+            &mut |first, mine, theirs| if first { throwers.throw(proposer, sa, mine, theirs, ra) } else { throwers.throw(representative, sb, mine, theirs, rb) },
+            &mut self.chance,
+        );
+        self.rps_asked = std::array::from_fn(|s| throwers.asked[s].get());
         log.proposer_won = m.a_won;
         log.sudden_death = m.sudden_death;
         log.throws += m.throws.len() as u32;
@@ -663,7 +681,10 @@ impl<'t> Live<'t> {
     fn rule_vote<O: SessionObserver>(&mut self, round: u16, starter: u8, state: &mut State, bots: &[&dyn Strategy], dice: &mut [SimRng], obs: &mut O) {
         let n = self.n;
         let Some((proposer, proposal)) = (0..n).map(|k| (starter + k) % n).find_map(|s| {
-            let p = self.bot(s).voter.propose(&self.view(s))?;
+            let p = match self.asks(s, "propose") {
+                Some(x) => self.ask_propose(x, s),
+                None => self.bot(s).voter.propose(&self.view(s)),
+            }?;
             self.valid(p.change).then_some((s, p))
         }) else {
             return;
@@ -675,7 +696,11 @@ impl<'t> Live<'t> {
         let fired = r.fired;
         self.credit(&fired);
         let ballots: ArrayVec<Ballot, MAX_SEATS> =
-            (0..n).map(|s| if s == proposer { Ballot::Yes } else { self.bot(s).voter.vote(&self.view(s), &proposal) }).collect();
+            (0..n).map(|s| match (s == proposer, self.asks(s, "vote")) {
+                (true, _) => Ballot::Yes,
+                (false, Some(x)) => self.ask_vote(x, s, proposer, &proposal),
+                (false, None) => self.bot(s).voter.vote(&self.view(s), &proposal),
+            }).collect();
         let count = vote::count(&ballots, self.table.flags.tie_reading);
         let text = self.change_text(proposal.change);
         if obs.tracing() {
@@ -742,6 +767,7 @@ pub fn play_session<'t, O: SessionObserver>(table: &'t Table, values: Option<&'t
     let ranks: ArrayVec<usize, MAX_SEATS> = seat_bots.iter().map(|&b| table.twin[b]).collect();
     let mut book = RuleBook::empty(table.catalog.clone());
     book.max_depth = table.flags.hook_depth;
+    let meta_seeds: ArrayVec<u64, MAX_SEATS> = (0..n as usize).map(|s| mix(&[seed, TAG_META, s as u64, ranks[s] as u64])).collect();
     let mut live = Live {
         table,
         values,
@@ -753,7 +779,9 @@ pub fn play_session<'t, O: SessionObserver>(table: &'t Table, values: Option<&'t
         logs: Vec::new(),
         removed: Vec::new(),
         pending: Vec::new(),
-        meta: (0..n as usize).map(|s| rng_from(mix(&[seed, TAG_META, s as u64, ranks[s] as u64]))).collect(),
+        meta: meta_seeds.iter().map(|&s| rng_from(s)).collect(),
+        meta_seeds,
+        rps_asked: [0; MAX_SEATS],
         chance: rng_from(mix(&[seed, TAG_CHANCE])),
         votes: Vec::new(),
         depth_limited: 0,
@@ -814,47 +842,69 @@ pub fn play_session<'t, O: SessionObserver>(table: &'t Table, values: Option<&'t
                     if live.book.rules.is_empty() { "none".to_string() } else { live.in_force_names().join(", ") },
                     match basic_changes(&live.basic, &table.rules) { s if s.is_empty() => "as at the start".to_string(), s => s })));
         }
-        let book = live.book.clone();
-        let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
-        let mut state = State::deal_with(n, starter, live.basic, &mut seeds.deal_rng(), seeds.hidden(), &mut r);
-        let fired = r.fired;
-        live.credit(&fired);
-        // LOPTI-MAKE-1, LOPTI-MAKE-2: the last winner's rule, in force from the end of this deal.
-        if let Some(w) = last_winner {
-            let maker = live.bot(w).maker;
-            let mut rng = std::mem::replace(&mut live.meta[w as usize], rng_from(0));
-            let choice = maker.make(&live.view(w), &mut rng);
-            live.meta[w as usize] = rng;
-            if let Some((rule, params)) = choice {
-                if let Some(serial) = live.add_rule(rule, params, w, round - 1, false) {
-                    if tracing {
-                        let def = live.book.catalog.rules[rule as usize];
-                        obs.note(event("rule_made", Some(w), json!({"round": round - 1, "serial": serial, "rule": def.id, "params": live.rule_name(rule, &params), "text": def.text}),
-                            format!("makes rule #{serial} {}: {}", live.rule_name(rule, &params), def.text)));
+        // The round is one match of the protocol for the external bots seated (its
+        // deal's setup swaps, the meta decisions and the play between match_start and
+        // match_end); a bot's fault stops the round and the session.
+        let seated: ArrayVec<(usize, &crate::external::ExternalBot), MAX_SEATS> =
+            (0..n as usize).filter_map(|s| table.bots[seat_bots[s]].external.as_deref().map(|x| (s, x))).collect();
+        let mut played = None;
+        let mut body = || {
+            let book = live.book.clone();
+            let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
+            let mut state = State::deal_with(n, starter, live.basic, &mut seeds.deal_rng(), seeds.hidden(), &mut r);
+            let fired = r.fired;
+            live.credit(&fired);
+            // LOPTI-MAKE-1, LOPTI-MAKE-2: the last winner's rule, in force from the end of this deal.
+            if let Some(w) = last_winner {
+                let maker = live.bot(w).maker;
+                let mut rng = std::mem::replace(&mut live.meta[w as usize], rng_from(0));
+                let choice = match live.asks(w, "make_rule") {
+                    Some(x) => live.ask_make(x, w),
+                    None => maker.make(&live.view(w), &mut rng),
+                };
+                live.meta[w as usize] = rng;
+                if let Some((rule, params)) = choice {
+                    if let Some(serial) = live.add_rule(rule, params, w, round - 1, false) {
+                        if tracing {
+                            let def = live.book.catalog.rules[rule as usize];
+                            obs.note(event("rule_made", Some(w), json!({"round": round - 1, "serial": serial, "rule": def.id, "params": live.rule_name(rule, &params), "text": def.text}),
+                                format!("makes rule #{serial} {}: {}", live.rule_name(rule, &params), def.text)));
+                        }
                     }
                 }
             }
-        }
-        // LOPTI-MAKE-7: makers may withdraw their own rules (no vote, no replacement).
-        for k in 0..n {
-            let s = (starter + k) % n;
-            for serial in live.bot(s).maker.withdraw(&live.view(s)) {
-                if let Some(i) = live.book.rules.iter().position(|r| r.serial == serial && r.maker == s) {
-                    live.book.rules.remove(i);
-                    live.logs[serial as usize - 1].end = RuleEnd::Withdrawn;
-                    if tracing {
-                        obs.note(event("rule_withdrawn", Some(s), json!({"serial": serial, "rule": live.serial_name(serial)}),
-                            format!("withdraws rule #{serial} {}", live.serial_name(serial))));
+            // LOPTI-MAKE-7: makers may withdraw their own rules (no vote, no replacement).
+            for k in 0..n {
+                let s = (starter + k) % n;
+                for serial in live.bot(s).maker.withdraw(&live.view(s)) {
+                    if let Some(i) = live.book.rules.iter().position(|r| r.serial == serial && r.maker == s) {
+                        live.book.rules.remove(i);
+                        live.logs[serial as usize - 1].end = RuleEnd::Withdrawn;
+                        if tracing {
+                            obs.note(event("rule_withdrawn", Some(s), json!({"serial": serial, "rule": live.serial_name(serial)}),
+                                format!("withdraws rule #{serial} {}", live.serial_name(serial))));
+                        }
                     }
                 }
             }
-        }
-        live.rule_vote(round, starter, &mut state, &bots, &mut dice, obs);
-        let book = live.book.clone();
-        let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
-        r.play(&mut state);
-        let (fired, bug) = (r.fired, r.illegal);
-        live.credit(&fired);
+            live.rule_vote(round, starter, &mut state, &bots, &mut dice, obs);
+            let book = live.book.clone();
+            let mut r = Ruled::new(obs, &book, &bots, Dice::Seats(&mut dice));
+            r.play(&mut state);
+            let (fired, bug) = (r.fired, r.illegal);
+            live.credit(&fired);
+            let rec = MatchRecord { winner: state.match_winner(), ending: state.ending(), ..MatchRecord::default() };
+            played = Some((state, bug));
+            rec
+        };
+        let rec = if seated.is_empty() { body() } else { crate::external::around(&seated, n as usize, false, &seeds, body) };
+        // Not played: a bot's fault at the start, or a bot that another session broke.
+        let Some((state, bug)) = played else {
+            illegal = rec.illegal.map(|c| (round, c));
+            break;
+        };
+        // A bot's fault overrides the round loop's stop report.
+        let bug = rec.illegal.or(bug);
         let winner = state.match_winner();
         capped += state.capped as u16;
         if let Some(choice) = bug {

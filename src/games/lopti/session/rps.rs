@@ -156,19 +156,14 @@ pub struct Match {
 }
 
 /// Throws until one is decisive; returns it (or a coin after [`STALL`] ties) and whether
-/// the coin was needed.
-fn decisive_throw(
-    a: (RpsStrategy, &mut SimRng),
-    b: (RpsStrategy, &mut SimRng),
-    throws: &mut Vec<Throw>,
-    coin: &mut SimRng,
-) -> (bool, bool) {
-    let (sa, ra) = a;
-    let (sb, rb) = b;
+/// the coin was needed. `throw(first, mine, theirs)` is the next sign of the first player
+/// (`first` true) or of the second, from its own throws and the other's so far.
+fn decisive_throw(throw: &mut dyn FnMut(bool, &[Sign], &[Sign]) -> Sign, throws: &mut Vec<Throw>, coin: &mut SimRng) -> (bool, bool) {
     for _ in 0..STALL {
         let mine: Vec<Sign> = throws.iter().map(|t| t.a).collect();
         let theirs: Vec<Sign> = throws.iter().map(|t| t.b).collect();
-        let t = Throw { a: sa.throw(&mine, &theirs, ra), b: sb.throw(&theirs, &mine, rb) };
+        let a = throw(true, &mine, &theirs);
+        let t = Throw { a, b: throw(false, &theirs, &mine) };
         throws.push(t);
         if t.decisive() {
             return (t.a.beats(t.b), false);
@@ -182,16 +177,22 @@ fn decisive_throw(
 pub fn play_match(a: (RpsStrategy, &mut SimRng), b: (RpsStrategy, &mut SimRng), coin: &mut SimRng) -> Match {
     let (sa, ra) = a;
     let (sb, rb) = b;
+    play_match_with(&mut |first, mine, theirs| if first { sa.throw(mine, theirs, ra) } else { sb.throw(mine, theirs, rb) }, coin)
+}
+
+/// [`play_match`] with the throws of `throw(first, mine, theirs)`: the next sign of the
+/// first player (`first` true) or of the second, from its own throws and the other's.
+pub fn play_match_with(throw: &mut dyn FnMut(bool, &[Sign], &[Sign]) -> Sign, coin: &mut SimRng) -> Match {
     let mut throws = Vec::with_capacity(48);
     let (mut wa, mut wb, mut stalled) = (0, 0, false);
     while wa + wb < DECISIVE_THROWS {
-        let (a_won, coin_used) = decisive_throw((sa, &mut *ra), (sb, &mut *rb), &mut throws, coin);
+        let (a_won, coin_used) = decisive_throw(throw, &mut throws, coin);
         stalled |= coin_used;
         if a_won { wa += 1 } else { wb += 1 }
     }
     let sudden_death = wa == wb;
     if sudden_death {
-        let (a_won, coin_used) = decisive_throw((sa, &mut *ra), (sb, &mut *rb), &mut throws, coin);
+        let (a_won, coin_used) = decisive_throw(throw, &mut throws, coin);
         stalled |= coin_used;
         if a_won { wa += 1 } else { wb += 1 }
     }
@@ -213,6 +214,11 @@ pub struct KnockoutMatch {
 /// table's public chance); each round pairs them in bracket order, an odd one out gets a
 /// bye; one decisive throw per match. Returns the winner and the matches.
 pub fn knockout(members: &[u8], strategy: impl Fn(u8) -> RpsStrategy, dice: &mut [SimRng], chance: &mut SimRng) -> (u8, Vec<KnockoutMatch>) {
+    knockout_with(members, &mut |seat, mine, theirs| strategy(seat).throw(mine, theirs, &mut dice[seat as usize]), chance)
+}
+
+/// [`knockout`] with the throws of `throw(seat, mine, theirs)`.
+pub fn knockout_with(members: &[u8], throw: &mut dyn FnMut(u8, &[Sign], &[Sign]) -> Sign, chance: &mut SimRng) -> (u8, Vec<KnockoutMatch>) {
     let mut alive: Vec<u8> = members.to_vec();
     for i in (1..alive.len()).rev() {
         alive.swap(i, chance.random_range(0..=i));
@@ -222,11 +228,8 @@ pub fn knockout(members: &[u8], strategy: impl Fn(u8) -> RpsStrategy, dice: &mut
         let mut next = Vec::with_capacity(alive.len().div_ceil(2));
         for pair in alive.chunks(2) {
             if let [x, y] = *pair {
-                let (lo, hi) = if x < y { (x, y) } else { (y, x) };
-                let (left, right) = dice.split_at_mut(hi as usize);
-                let (rx, ry) = if x < y { (&mut left[lo as usize], &mut right[0]) } else { (&mut right[0], &mut left[lo as usize]) };
                 let mut throws = Vec::new();
-                let (x_won, _) = decisive_throw((strategy(x), rx), (strategy(y), ry), &mut throws, chance);
+                let (x_won, _) = decisive_throw(&mut |first, mine, theirs| throw(if first { x } else { y }, mine, theirs), &mut throws, chance);
                 let winner = if x_won { x } else { y };
                 matches.push(KnockoutMatch { players: (x, y), throws, winner });
                 next.push(winner);

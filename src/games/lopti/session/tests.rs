@@ -19,8 +19,8 @@ fn table(bots: &[&str], sets: &[&str], rounds: u16, target: u16) -> Table {
     if !sets.iter().any(|s| s.starts_with("session.quick_rounds")) {
         sets.push("session.quick_rounds=240".into());
     }
-    let mut p = prepare(&bots, &sets, &[], rounds, target).unwrap();
-    p.table.values = values_for(&p.table, 7, 1);
+    let mut p = prepare(&bots, &sets, &[], rounds, target, None).unwrap();
+    p.table.values = values_for(&p.table, 7, 1).unwrap();
     p.table
 }
 
@@ -213,6 +213,8 @@ fn live(t: &Table) -> Live<'_> {
         removed: Vec::new(),
         pending: Vec::new(),
         meta: (0..t.bots.len()).map(|s| rng_from(s as u64)).collect(),
+        meta_seeds: (0..t.bots.len() as u64).collect(),
+        rps_asked: [0; MAX_SEATS],
         chance: rng_from(99),
         votes: Vec::new(),
         depth_limited: 0,
@@ -525,7 +527,7 @@ fn with_selfish_strategies_each_block_of_groups_draws_its_own_value_table() {
     // the block as their unit.
     let mut t = table(&["lowest", "burner"], &["session.quick_rounds=24"], 4, 0);
     let layout = Layout::new(2, 1, 2 * 40);
-    t.values = values_for(&t, 3, layout.groups);
+    t.values = values_for(&t, 3, layout.groups).unwrap();
     assert_eq!(t.values.len() as u64, QUICK_TABLES.min(layout.groups));
     assert_ne!(t.values[0].value, t.values[1].value, "two blocks, two draws of the quick simulation");
     assert!(std::ptr::eq(t.values_of_group(1).unwrap(), t.values_of_group(1 + QUICK_TABLES).unwrap()), "group g uses table g % {QUICK_TABLES}");
@@ -556,7 +558,7 @@ fn session_intervals_cover_over_300_seeds() {
     let measures = ["bot/burner/rounds_won", "bot/lowest/rounds_won", "bot/burner/sessions_won", "all/all/win_after_win_lift", "all/all/win_after_win"];
     let mut est: Vec<Vec<(f64, f64, f64)>> = vec![Vec::new(); measures.len()];
     for seed in 1..=300u64 {
-        t.values = values_for(&t, seed, layout.groups);
+        t.values = values_for(&t, seed, layout.groups).unwrap();
         let groups = play_all(&t, &layout, seed, &ProgressBar::hidden());
         let rep = report(&RunLabels { bots: &labels, rules: &ids, flags: "", seed, rounds: 10, target_wins: 0 }, &blocks(&t, groups));
         for (m, e) in measures.iter().zip(est.iter_mut()) {

@@ -394,3 +394,102 @@ fn a_deal_cut_by_the_action_cap_scores_zero_for_every_team() {
         assert_eq!(out.totals[..3], totals[..], "match {m}: totals are the finished deals' scores");
     }
 }
+
+/// Checks, after every event, every seat's protocol view against the full state.
+struct ViewCheck {
+    cfg: NertsConfig,
+    checked: u64,
+}
+
+/// A card as it stands, written as docs/bot-protocol.md section 4 says.
+fn eff_text(e: crate::games::nerts::state::Eff) -> String {
+    use crate::games::nerts::state::Eff;
+    match e {
+        Eff::Card(c) => c.name(),
+        Eff::Implied { rank, red } => format!("Jk:{rank}:{}", if red { "red" } else { "black" }),
+        Eff::Wild => "Jk".into(),
+    }
+}
+
+/// Every string in `v`.
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        serde_json::Value::Object(m) => m.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+impl ViewCheck {
+    fn check(&mut self, s: &NertsState) {
+        use crate::games::nerts::state::WORK_PILES;
+        use serde_json::json;
+        for me in 0..s.players as usize {
+            let v = crate::games::nerts::protocol::view_json(&NertsView::new(s, me, &self.cfg));
+            let keys: std::collections::BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+            let fields = ["seat", "team", "teams", "nerts_left", "nerts_top", "waste_top", "stock", "work", "needs", "foundation_cards", "totals", "deal_scores", "fewest_other_nerts", "partner_busy", "open"];
+            assert_eq!(keys, fields.into_iter().collect(), "the view's fields");
+            let l = s.layout(me);
+            // His face-up cards, as they stand: the Nerts top only while it is turned up.
+            let nerts_top = l.nerts_top().filter(|_| l.nerts_up).map(|c| eff_text(l.loose_eff(c)));
+            let waste_top = l.waste_top().map(|c| eff_text(l.loose_eff(c)));
+            let work: Vec<Vec<String>> = (0..WORK_PILES).map(|p| (0..l.work[p].len as usize).map(|i| eff_text(l.eff(p, i))).collect()).collect();
+            assert_eq!((&v["seat"], &v["team"], &v["teams"]), (&json!(me), &json!(s.team_of_seat(me)), &json!(s.teams)));
+            assert_eq!((&v["nerts_left"], &v["stock"]), (&json!(l.nerts_len), &json!(l.stock_len())), "the pile sizes");
+            assert_eq!((&v["nerts_top"], &v["waste_top"], &v["work"]), (&json!(nerts_top), &json!(waste_top), &json!(work)), "his face-up cards");
+            let needs: Vec<String> = (0..52u8).filter(|&c| s.found.needs() >> c & 1 == 1).map(|c| Card(c).name()).collect();
+            assert_eq!(v["needs"], json!(needs), "what the foundations take");
+            assert_eq!(v["foundation_cards"], json!(s.found.cards()));
+            let teams = s.teams as usize;
+            assert_eq!(v["totals"], json!(s.totals[..teams]));
+            assert_eq!(v["deal_scores"], json!(crate::games::nerts::rules::team_scores(s)[..teams]));
+            let others = (0..s.n_layouts as usize).filter(|&d| d != s.layout_of[me] as usize).map(|d| s.layouts[d].nerts_len).min().unwrap_or(u8::MAX);
+            assert_eq!(v["fewest_other_nerts"], json!(others));
+            // No hidden card: the only cards named (the foundations' needs aside) are his
+            // face-up ones; his stock, the cards under his Nerts and waste tops and every
+            // other layout never appear.
+            let mut named = Vec::new();
+            let mut rest = v.clone();
+            rest.as_object_mut().unwrap().remove("needs");
+            strings(&rest, &mut named);
+            let mut shown: Vec<String> = nerts_top.into_iter().chain(waste_top).chain(work.into_iter().flatten()).collect();
+            named.sort();
+            shown.sort();
+            assert_eq!(named, shown, "seat {me}: the view names exactly his face-up cards");
+            self.checked += 1;
+        }
+    }
+}
+
+impl crate::realtime::EngineObserver<NertsState, NertsAction> for ViewCheck {
+    fn on_event(&mut self, _: Micros, _: crate::realtime::EngineEvent<NertsAction>, s: &NertsState) {
+        self.check(s);
+    }
+}
+
+impl crate::realtime::MatchObserver<NertsState, NertsAction, crate::games::nerts::game::NertsEvent> for ViewCheck {
+    fn on_match_event(&mut self, _: Micros, _: crate::games::nerts::game::NertsEvent, s: &NertsState) {
+        self.check(s);
+    }
+}
+
+#[test]
+fn the_protocol_view_is_the_built_in_view_and_holds_no_hidden_card() {
+    let mut rng = rng_from(4242);
+    let mut checked = 0;
+    for n in player_counts() {
+        for m in 0..6u64 {
+            let mut cfg = random_cfg(&mut rng);
+            cfg.target = 5;
+            cfg.max_actions = 4_000;
+            let rules = NertsRules::new(cfg);
+            let bots: Vec<NertsBot> = (0..n).map(|_| bot(REGISTRY[rng.random_range(0..REGISTRY.len())].info.name, PRESETS[rng.random_range(0..PRESETS.len())])).collect();
+            let seats: NertsSeats = bots.iter().collect();
+            let mut check = ViewCheck { cfg, checked: 0 };
+            play_match(&rules, &seats, &MatchSeeds::of_deal(m * 7 + n as u64), &mut check);
+            checked += check.checked;
+        }
+    }
+    assert!(checked > 50_000, "{checked} views checked");
+}
