@@ -81,6 +81,36 @@ fn html_attr<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
     tag[at..].split('"').next()
 }
 
+/// Opens `page` in headless chromium, writing a screenshot to `shot`, and returns the
+/// browser's output (the DOM on stdout, its log on stderr). Headless chromium now and
+/// then never exits after it has written both: each attempt is run under `timeout`
+/// (a hang is the browser's, not the page's), and a page gets three attempts.
+fn open_in_browser(browser: &Path, page: &Path, shot: &Path, profile: &Path) -> Output {
+    let mut hangs = 0;
+    loop {
+        let out = Command::new("timeout")
+            .args(["--kill-after=10", "120"])
+            .arg(browser)
+            .args(["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--enable-logging=stderr", "--v=0", "--window-size=1280,1800"])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg("--dump-dom")
+            .arg(format!("file://{}", page.display()))
+            .output()
+            .expect("run chromium under timeout");
+        // 124: timed out and stopped; 137: killed after the grace period.
+        let hung = matches!(out.status.code(), Some(124) | Some(137)) || out.status.code().is_none();
+        if !hung {
+            return out;
+        }
+        hangs += 1;
+        eprintln!("{}: chromium did not exit within 120 s (attempt {hangs} of 3)", page.display());
+        assert!(hangs < 3, "{}: chromium hung three times", page.display());
+        let _ = std::fs::remove_dir_all(profile);
+        let _ = std::fs::remove_file(shot);
+    }
+}
+
 fn chromium() -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join("chromium")).find(|p| p.is_file()))
 }
@@ -105,14 +135,7 @@ fn every_committed_folder_has_a_page_that_chromium_opens_and_draws() {
                             let shot = page.with_extension("png");
                             let _ = std::fs::remove_file(&shot);
                             let profile = page.with_extension("profile");
-                            let out = Command::new(browser)
-                                .args(["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--enable-logging=stderr", "--v=0", "--window-size=1280,1800"])
-                                .arg(format!("--user-data-dir={}", profile.display()))
-                                .arg(format!("--screenshot={}", shot.display()))
-                                .arg("--dump-dom")
-                                .arg(format!("file://{}", page.display()))
-                                .output()
-                                .expect("run chromium");
+                            let out = open_in_browser(browser, page, &shot, &profile);
                             let _ = std::fs::remove_dir_all(&profile);
                             (page.clone(), *charts, out, shot)
                         })
