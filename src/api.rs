@@ -44,7 +44,7 @@
 //! ```
 
 use crate::bot::{BotSpec, CUSTOM};
-use crate::output::summary::{csv_bytes, summary_rows, MatchupLabels};
+use crate::output::summary::csv_bytes;
 use crate::table::Table;
 use std::any::Any;
 use std::sync::Arc;
@@ -367,9 +367,7 @@ impl Match {
         let stats = pool.install(|| crate::runner::run(game.as_match_game(), &cfg));
         let labels = table.labels();
         stats.check_strategies(&labels, cfg.seed, &table.trace_command(cfg.seed))?;
-        let flags = table.settings.non_default();
-        let seating = format!("{:?}", cfg.seating).to_lowercase();
-        let rows = summary_rows(&MatchupLabels { game: entry.name(), bots: &labels, flags: &flags, seed: cfg.seed, seating: &seating }, &stats, game.metrics());
+        let rows = table.summary_rows(cfg.seed, &stats, game.metrics());
         Ok(Summary { rows })
     }
 }

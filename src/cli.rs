@@ -4,7 +4,7 @@ use crate::games;
 use crate::experiment::Experiment;
 use crate::output::console::Console;
 use crate::output::format::{ExportArgs, Table as FormatTable};
-use crate::output::summary::{print_summary, summary_rows, write_csv, MatchupLabels, SummaryRow};
+use crate::output::summary::{print_summary, write_csv, SummaryRow};
 use crate::output::OutputPath;
 use crate::runner::{self, RunConfig, SeatingDesign};
 use crate::table::Table;
@@ -685,8 +685,7 @@ fn run_matchup(p: &Table, cfg: &RunConfig, pool: &rayon::ThreadPool, threads: us
     }
     let labels = p.labels();
     let flags = p.settings.non_default();
-    let seating = format!("{:?}", cfg.seating).to_lowercase();
-    let rows = summary_rows(&MatchupLabels { game: p.entry.name(), bots: &labels, flags: &flags, seed: cfg.seed, seating: &seating }, &stats, game.metrics());
+    let rows = p.summary_rows(cfg.seed, &stats, game.metrics());
     writeln!(out, "{} | {} | seed {} | {}", p.entry.name(), labels.join(" vs "), cfg.seed, if flags.is_empty() { "default rules" } else { &flags }).map_err(io)?;
     print_summary(out, &rows, &stats).map_err(io)?;
     crate::output::summary::print_metric_lines(out, &stats, game.metrics()).map_err(io)?;

@@ -72,6 +72,15 @@ impl Table {
         self.bots.iter().map(|b| b.label.clone()).collect()
     }
 
+    /// The summary rows (`cardsim match --csv`) of this table's counts `stats`, played
+    /// from master seed `seed`, with the game's per-match `metrics`.
+    pub fn summary_rows(&self, seed: u64, stats: &crate::runner::MatchupStats, metrics: &[crate::runner::MetricDef]) -> Vec<crate::output::summary::SummaryRow> {
+        use crate::output::summary::{summary_rows, MatchupLabels};
+        let (labels, flags) = (self.labels(), self.settings.non_default());
+        let seating = format!("{:?}", self.seating).to_lowercase();
+        summary_rows(&MatchupLabels { game: self.entry.name(), bots: &labels, flags: &flags, seed, seating: &seating }, stats, metrics)
+    }
+
     /// The run configuration for `games` matches from `seed`.
     pub fn run_config(&self, games: u64, seed: u64, quiet: bool) -> RunConfig {
         RunConfig { games, seed, seating: self.seating, twin_rank: self.twin_rank.clone(), quiet }

@@ -8,7 +8,7 @@ use super::folder::{self, Manifest, ManifestCell, CODE_COMMIT};
 use super::Experiment;
 use crate::bot::BotSpec;
 use crate::games::{self, TracedGame};
-use crate::output::summary::{print_metric_lines, print_summary, summary_rows, MatchupLabels, SummaryRow};
+use crate::output::summary::{print_metric_lines, print_summary, SummaryRow};
 use crate::realtime::DEFAULT_PRESET;
 use crate::runner::{for_deals, length_metric, play_deal, DealTally, MatchupStats, RunConfig};
 use crate::stats::paired::{edge_verdict_text, PairedSums, BALANCE_TOLERANCE};
@@ -400,11 +400,7 @@ impl Study {
 
     /// The summary rows of cell `c`.
     fn rows(&self, state: &StudyState, c: usize) -> Vec<SummaryRow> {
-        let t = &self.tables[c];
-        let labels = t.labels();
-        let flags = t.settings.non_default();
-        let seating = format!("{:?}", t.seating).to_lowercase();
-        summary_rows(&MatchupLabels { game: t.entry.name(), bots: &labels, flags: &flags, seed: self.exp.seed, seating: &seating }, &state.stats[c], self.built[c].metrics())
+        self.tables[c].summary_rows(self.exp.seed, &state.stats[c], self.built[c].metrics())
     }
 
     /// Prints every cell's summary, then the sweep's comparisons or the ratings.
