@@ -109,6 +109,23 @@ impl Prepared {
         let stats = pool.install(|| runner::run_deals(self.game.as_match_game(), &cfg, 0..deals, &bar));
         (stats, start.elapsed().as_secs_f64(), crate::external::decisions_asked() - asked)
     }
+    /// The row of a run of `case` that played `stats` in `seconds` on `threads` threads.
+    fn row(&self, case: &BenchCase, threads: usize, stats: &MatchupStats, seconds: f64, protocol_decisions: u64) -> BenchRow {
+        let rounds = self.game.metrics().iter().position(|m| m.name == "rounds" || m.name == "deals").map(|i| stats.metrics[i].sum());
+        BenchRow {
+            game: case.entry.name(),
+            players: case.bots.len(),
+            bots: case.bots.join(" vs "),
+            threads,
+            matches: stats.total_games(),
+            seconds,
+            actions: stats.actions,
+            rounds,
+            state_bytes: case.entry.state_bytes(),
+            peak_kib: peak_kib(),
+            protocol_decisions,
+        }
+    }
 }
 
 /// Times `case` on `threads` threads: a calibration run on the same pool doubles the
@@ -133,20 +150,17 @@ pub fn measure(case: &BenchCase, threads: usize, seconds: f64, repeat: usize) ->
     runs.sort_by(|a, b| a.1.total_cmp(&b.1));
     let (stats, secs, protocol_decisions) = runs.swap_remove(runs.len() / 2);
     stats.check_strategies(&prepared.table.labels(), 1, &prepared.table.trace_command(1))?;
-    let rounds = prepared.game.metrics().iter().position(|m| m.name == "rounds" || m.name == "deals").map(|i| stats.metrics[i].sum());
-    Ok(BenchRow {
-        game: case.entry.name(),
-        players: case.bots.len(),
-        bots: case.bots.join(" vs "),
-        threads,
-        matches: stats.total_games(),
-        seconds: secs,
-        actions: stats.actions,
-        rounds,
-        state_bytes: case.entry.state_bytes(),
-        peak_kib: peak_kib(),
-        protocol_decisions,
-    })
+    Ok(prepared.row(case, threads, &stats, secs, protocol_decisions))
+}
+
+/// Plays exactly `deals` deals of `case` once on one thread, untimed: the fixed workload
+/// whose instructions `scripts/instructions-per-action.sh` counts under callgrind.
+pub fn play_fixed(case: &BenchCase, deals: u64) -> Result<BenchRow, String> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+    let prepared = Prepared::new(case)?;
+    let (stats, seconds, protocol_decisions) = prepared.time(deals, &pool);
+    stats.check_strategies(&prepared.table.labels(), 1, &prepared.table.trace_command(1))?;
+    Ok(prepared.row(case, 1, &stats, seconds, protocol_decisions))
 }
 
 /// Matches played by the two processes of `cardsim bench --memory` by default.
@@ -313,5 +327,15 @@ mod tests {
         assert!(row.actions > 10 * row.matches, "a Speed match lands dozens of actions: {} over {}", row.actions, row.matches);
         assert!(row.rounds.is_some_and(|r| r >= row.matches), "every match has a deal");
         assert_eq!(values(&row).len(), COLUMNS.len());
+    }
+
+    #[test]
+    fn a_fixed_workload_plays_exactly_its_deals_and_is_the_same_every_time() {
+        let case = BenchCase { entry: crate::games::find("spit").unwrap(), bots: vec!["smart@expert".into(), "greedy@expert".into()] };
+        let first = play_fixed(&case, 3).unwrap();
+        assert_eq!(first.matches, 6, "three deals under both seatings");
+        assert_eq!(first.actions, play_fixed(&case, 3).unwrap().actions, "the workload callgrind counts must not vary");
+        let six = play_fixed(&case, 6).unwrap();
+        assert!(six.actions > first.actions, "deals 0..6 include deals 0..3");
     }
 }

@@ -135,6 +135,15 @@ struct BenchArgs {
     /// With --memory: the match counts, one process each.
     #[arg(long, value_name = "N,N,...", value_delimiter = ',', default_values_t = crate::bench::MEMORY_MATCHES, requires = "memory")]
     matches: Vec<u64>,
+    /// Bench this table of --game instead of its default cases: one --bot per seat (as in
+    /// `cardsim match`).
+    #[arg(long, value_name = "SPEC", requires = "game", conflicts_with = "memory")]
+    bot: Vec<String>,
+    /// Instead of timing: play exactly N deals of each case once, on one thread, and print
+    /// the actions they landed (the fixed workload for instruction counts under callgrind,
+    /// `scripts/instructions-per-action.sh`).
+    #[arg(long, value_name = "N", conflicts_with = "memory")]
+    deals: Option<u64>,
     /// A process of --memory: plays MATCHES matches of --game and prints its peak memory.
     #[arg(long, value_name = "MATCHES", hide = true, requires = "game", conflicts_with = "memory")]
     memory_child: Option<u64>,
@@ -503,15 +512,27 @@ fn run_bench(a: BenchArgs) -> Result<(), String> {
         let _ = writeln!(out, "{}", crate::bench::memory_line(played, peak));
         return out.finish();
     }
-    let cases = cases(a.game.as_deref())?;
+    let cases = match a.game.as_deref() {
+        Some(game) if !a.bot.is_empty() => vec![crate::bench::BenchCase { entry: crate::games::find(game)?, bots: a.bot.clone() }],
+        game => cases(game)?,
+    };
     let csv = a.csv.as_deref().map(|p| OutputPath::check("--csv", p)).transpose()?;
     if a.memory {
         return bench_memory(&a, &cases, csv.as_ref());
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut thread_counts = vec![1];
-    if cores > 1 {
+    if cores > 1 && a.deals.is_none() {
         thread_counts.push(cores);
+    }
+    if let Some(deals) = a.deals {
+        check_count("--deals", deals, 1, MAX_GAMES)?;
+        let mut out = Console::stdout();
+        for case in &cases {
+            let row = crate::bench::play_fixed(case, deals)?;
+            let _ = writeln!(out, "{} | {} | {} deals | {} matches | {} actions", row.game, row.bots, deals, row.matches, row.actions);
+        }
+        return out.finish();
     }
     let bar = runner::progress_bar((cases.len() * thread_counts.len()) as u64, false, "bench");
     bar.set_style(indicatif::ProgressStyle::with_template("bench [{bar:20}] {pos}/{len} runs  {msg}").expect("valid template").progress_chars("=> "));
