@@ -1,5 +1,6 @@
 //! The event loop of one round of a real-time game.
 
+use super::moves::LegalMoves;
 use super::policy::{RealtimePolicy, Seated};
 use crate::reaction::{ms_to_us, Motion};
 use crate::rng::{MatchSeeds, SimRng};
@@ -159,8 +160,20 @@ pub trait RealtimeRules {
     /// A player's answer to a [`RealtimeRules::Decision`].
     type Choice: Copy + std::fmt::Debug;
 
-    /// Legal actions of player `p` now.
-    fn legal(&self, s: &Self::State, p: usize, out: &mut ActionList<Self::Action>);
+    /// Player `p`'s legal moves in the form the game keeps them (see
+    /// [`LegalMoves`]); an [`ActionList`] for a game that lists them.
+    type Moves: LegalMoves<Self::Action> + Default;
+
+    /// Player `p`'s legal moves now, written over `out`: what the engine counts, checks a
+    /// choice against and hands to the player's strategy.
+    fn moves(&self, s: &Self::State, p: usize, out: &mut Self::Moves);
+    /// Legal actions of player `p` now, appended to `out` in the legal order. Default:
+    /// [`RealtimeRules::moves`] written out.
+    fn legal(&self, s: &Self::State, p: usize, out: &mut ActionList<Self::Action>) {
+        let mut moves = Self::Moves::default();
+        self.moves(s, p, &mut moves);
+        moves.write(out);
+    }
     /// True if the action counts as progress for stall detection.
     fn is_progress(&self, s: &Self::State, p: usize, a: Self::Action) -> bool;
     /// True if player `p` has any progress action now.
@@ -403,25 +416,26 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     }
 
     /// Player `p`'s move on state `s` at time `now`, if he has one and takes it: his
-    /// strategy chooses, and his action time is drawn from his stream. An action he was
-    /// not offered is not taken: it is reported in `counts.illegal`, which stops the round.
-    fn choose(&mut self, s: &R::State, p: usize, now: Micros, legal: &mut ActionList<R::Action>) -> Chosen<R::Action> {
+    /// strategy chooses from his legal moves (written into `moves`), and his action time
+    /// is drawn from his stream. An action he was not offered is not taken: it is
+    /// reported in `counts.illegal`, which stops the round.
+    fn choose(&mut self, s: &R::State, p: usize, now: Micros, moves: &mut R::Moves) -> Chosen<R::Action> {
         let rules = self.rules;
-        legal.clear();
-        rules.legal(s, p, legal);
-        if legal.is_empty() {
+        rules.moves(s, p, moves);
+        let options = moves.count();
+        if options == 0 {
             return None;
         }
         let rng = &mut self.rngs.players[p];
         let index = self.counts.decisions;
         self.counts.decisions += 1;
-        let action = self.seats.choose(rules, s, p, legal, rng)?;
-        if !legal.contains(&action) {
+        let action = self.seats.choose(rules, s, p, moves, rng)?;
+        if !moves.contains(action) {
             self.counts.illegal.get_or_insert(IllegalChoice::new(p, index, format_args!("{action:?}")));
             return None;
         }
-        let took = self.seats.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), legal.len() as u32, rng);
-        Some((action, after(now, took), legal.len()))
+        let took = self.seats.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), options as u32, rng);
+        Some((action, after(now, took), options))
     }
 
     /// Puts player `p`'s chosen action in his hand.
@@ -436,13 +450,13 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// Of two choices that conflict ([`RealtimeRules::conflicts`]) public chance keeps
     /// one; the other player decides again once it is lifted.
     fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
-        let mut legal = ActionList::new();
+        let mut moves = R::Moves::default();
         let mut deciding: u32 = (0..self.n).filter(|&p| self.hands[p] == Hand::Idle).fold(0, |set, p| set | 1 << p);
         while deciding != 0 {
             let mut chosen: [Chosen<R::Action>; MAX_PLAYERS] = [None; MAX_PLAYERS];
             for (p, choice) in chosen.iter_mut().enumerate().take(self.n) {
                 if deciding >> p & 1 == 1 {
-                    *choice = self.choose(s, p, now, &mut legal);
+                    *choice = self.choose(s, p, now, &mut moves);
                 }
             }
             deciding = 0;
@@ -538,7 +552,9 @@ mod tests {
         type Action = usize;
         type Decision = NoDecision;
         type Choice = NoDecision;
-        fn legal(&self, s: &Shared, _: usize, out: &mut ActionList<usize>) {
+        type Moves = ActionList<usize>;
+        fn moves(&self, s: &Shared, _: usize, out: &mut ActionList<usize>) {
+            out.clear();
             out.extend((0..2).filter(|&j| !s.held[j]));
         }
         fn is_progress(&self, _: &Shared, _: usize, _: usize) -> bool {
@@ -584,7 +600,7 @@ mod tests {
     /// Always reaches for the first free pile.
     struct First;
     impl RealtimePolicy<SharedRules> for First {
-        fn choose(&self, _: &SharedRules, _: &Shared, _: usize, legal: &[usize], _: &mut SimRng) -> Option<usize> {
+        fn choose(&self, _: &SharedRules, _: &Shared, _: usize, legal: &ActionList<usize>, _: &mut SimRng) -> Option<usize> {
             legal.first().copied()
         }
         fn decide(&self, _: &SharedRules, _: &Shared, _: usize, d: NoDecision, _: &mut SimRng) -> NoDecision {

@@ -35,6 +35,7 @@
 
 pub mod engine;
 pub mod entry;
+pub mod moves;
 pub mod pile;
 pub mod policy;
 
@@ -43,6 +44,7 @@ pub use engine::{
     RoundEnd, Stall, MAX_ACTIONS, MAX_PLAYERS,
 };
 pub use entry::{RealtimeEntry, RealtimeGame, RealtimeMatch};
+pub use moves::LegalMoves;
 pub use pile::Pile;
 pub use policy::{build_bots, build_table_bots, Bot, NoDecision, RealtimePolicy, Seated};
 

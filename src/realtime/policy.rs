@@ -58,9 +58,9 @@ pub fn build_table_bots<S: ?Sized + 'static>(
 /// hands the strategy only the player's view of `s`, so a strategy cannot see hidden
 /// cards.
 pub trait RealtimePolicy<R: RealtimeRules> {
-    /// Player `p`'s move: one of `legal` (non-empty), or `None` to stay idle. `rng` is
-    /// the player's own stream.
-    fn choose(&self, rules: &R, s: &R::State, p: usize, legal: &[R::Action], rng: &mut SimRng) -> Option<R::Action>;
+    /// Player `p`'s move: one of his legal moves `legal` (at least one), or `None` to
+    /// stay idle. `rng` is the player's own stream.
+    fn choose(&self, rules: &R, s: &R::State, p: usize, legal: &R::Moves, rng: &mut SimRng) -> Option<R::Action>;
     /// Player `p`'s answer to decision `d` on state `s`. `rng` is the player's own stream.
     fn decide(&self, rules: &R, s: &R::State, p: usize, d: R::Decision, rng: &mut SimRng) -> R::Choice;
 }
@@ -97,7 +97,7 @@ impl<'a, S: ?Sized> Seated<'a, S> {
         &self.bots[p].reaction
     }
     /// Asks player `p`'s strategy for a move (see [`RealtimePolicy::choose`]).
-    pub fn choose<R: RealtimeRules>(&self, rules: &R, s: &R::State, p: usize, legal: &[R::Action], rng: &mut SimRng) -> Option<R::Action>
+    pub fn choose<R: RealtimeRules>(&self, rules: &R, s: &R::State, p: usize, legal: &R::Moves, rng: &mut SimRng) -> Option<R::Action>
     where
         S: RealtimePolicy<R>,
     {

@@ -75,7 +75,12 @@ impl RealtimeRules for NertsRules {
     type Action = NertsAction;
     type Decision = NoDecision;
     type Choice = NoDecision;
+    type Moves = ActionList<NertsAction>;
 
+    fn moves(&self, s: &NertsState, p: usize, out: &mut ActionList<NertsAction>) {
+        out.clear();
+        bounded_legal(self, s, p, out);
+    }
     fn legal(&self, s: &NertsState, p: usize, out: &mut ActionList<NertsAction>) {
         bounded_legal(self, s, p, out);
     }

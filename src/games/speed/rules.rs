@@ -2,10 +2,11 @@
 //! engine needs them.
 
 use super::config::SpeedConfig;
+use super::moves::SpeedMoves;
 use super::state::SpeedState;
 use crate::cards::{ranks_adjacent_circular, ranks_adjacent_straight, Card, CardSet};
 use crate::reaction::Motion;
-use crate::realtime::{ActionList, Landing, Micros, NoDecision, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::realtime::{ActionList, Landing, LegalMoves, Micros, NoDecision, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 
 /// One action of one player (SPEED-RT-1). Piles are 0-based indices.
@@ -64,21 +65,9 @@ pub fn has_play(cfg: &SpeedConfig, s: &SpeedState, p: usize) -> bool {
 }
 
 /// Writes the legal actions of player `p` (whose hand is idle) into `out`: plays in card
-/// order, each on pile 0 then pile 1, then the draw.
+/// order, each on pile 0 then pile 1, then the draw ([`SpeedMoves`] written out).
 pub fn legal_actions(cfg: &SpeedConfig, s: &SpeedState, p: usize, out: &mut ActionList<SpeedAction>) {
-    let me = &s.players[p];
-    // Per centre pile, the cards that fit its top (none on a pile without a top).
-    let fits = s.centre.each_ref().map(|pile| pile.top.map_or(0, |t| fitting(cfg, t).0));
-    for card in me.hand.iter() {
-        for (j, &fit) in fits.iter().enumerate() {
-            if fit >> card.0 & 1 == 1 {
-                out.push(SpeedAction::Play { card, pile: j as u8 });
-            }
-        }
-    }
-    if me.can_draw() {
-        out.push(SpeedAction::Draw);
-    }
+    SpeedMoves::of(cfg, s, p).write(out);
 }
 
 /// The rules of a Speed match.
@@ -94,8 +83,10 @@ impl RealtimeRules for SpeedRules {
     type Decision = NoDecision;
     type Choice = NoDecision;
 
-    fn legal(&self, s: &SpeedState, p: usize, out: &mut ActionList<SpeedAction>) {
-        legal_actions(&self.cfg, s, p, out);
+    type Moves = SpeedMoves;
+
+    fn moves(&self, s: &SpeedState, p: usize, out: &mut SpeedMoves) {
+        *out = SpeedMoves::of(&self.cfg, s, p);
     }
 
     /// Every Speed action is progress: a player is stuck only with no play and a full

@@ -461,3 +461,76 @@ fn speed_stall_2_a_fruitless_pass_ends_real_deals_with_straight_ranks() {
     });
     assert!(found.is_some(), "SPEED-STALL-2: no deadlocked deal in 30,000 matches");
 }
+
+/// Checks [`SpeedMoves`](super::moves::SpeedMoves) on every state a match passes through.
+struct MovesCheck {
+    cfg: SpeedConfig,
+    strategies: Vec<Box<dyn super::strategies::SpeedStrategy>>,
+    states: usize,
+}
+
+impl MovesCheck {
+    fn check(&mut self, s: &SpeedState) {
+        use crate::realtime::LegalMoves;
+        self.states += 1;
+        for p in 0..2 {
+            // The rules text, card by card: plays in card order, pile 0 then 1, then the draw.
+            let mut list = Vec::new();
+            for card in s.players[p].hand.iter() {
+                for j in 0..2 {
+                    if s.centre[j].top.is_some_and(|t| super::rules::playable_on(&self.cfg, card, t)) {
+                        list.push(SpeedAction::Play { card, pile: j as u8 });
+                    }
+                }
+            }
+            if s.players[p].hand_count() < HAND_LIMIT && !s.players[p].stock.is_empty() {
+                list.push(SpeedAction::Draw);
+            }
+            let moves = super::moves::SpeedMoves::of(&self.cfg, s, p);
+            assert_eq!(moves.iter().collect::<Vec<_>>(), list, "legal order, player {p}, {s:?}");
+            assert_eq!(moves.count(), list.len());
+            for c in 0..52 {
+                for pile in 0..2 {
+                    let a = SpeedAction::Play { card: Card(c), pile };
+                    assert_eq!(moves.contains(a), list.contains(&a), "{a:?}");
+                }
+            }
+            assert_eq!(moves.contains(SpeedAction::Draw), list.contains(&SpeedAction::Draw));
+            if list.is_empty() {
+                continue;
+            }
+            let view = SpeedView::new(s, p, &self.cfg);
+            for strategy in &self.strategies {
+                let (mut r1, mut r2) = (rng_from(1), rng_from(1));
+                assert_eq!(strategy.choose_moves(&view, &moves, &mut r1), strategy.choose(&view, &list, &mut r2), "player {p}, {s:?}");
+            }
+        }
+    }
+}
+
+impl EngineObserver<SpeedState, SpeedAction> for MovesCheck {
+    fn on_event(&mut self, _: Micros, _: EngineEvent<SpeedAction>, s: &SpeedState) {
+        self.check(s);
+    }
+}
+
+impl crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for MovesCheck {
+    fn on_match_event(&mut self, _: Micros, _: SpeedEvent, s: &SpeedState) {
+        self.check(s);
+    }
+}
+
+#[test]
+fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them() {
+    let b = bots(&["random@expert", "smart@expert"]);
+    let seats = Seated::new(&[&b[0], &b[1]]);
+    for flags in [vec![], vec!["speed.wrap=false".to_string(), "speed.side_pile_size=5".to_string()]] {
+        let cfg = SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &flags).unwrap());
+        let strategies = ["greedy", "smart"].map(|name| (REGISTRY.iter().find(|r| r.info.name == name).unwrap().make)()).into();
+        let mut check = MovesCheck { cfg, strategies, states: 0 };
+        for seed in 0..20 {
+            play_match(&SpeedRules { cfg }, &seats, &MatchSeeds::of_deal(seed), &mut check);
+        }
+        assert!(check.states > 1000, "{flags:?}: {} states", check.states);
+    }
+}

@@ -5,6 +5,7 @@ pub mod config;
 mod entry;
 pub mod game;
 pub mod invariants;
+pub mod moves;
 pub mod protocol;
 pub mod rules;
 pub mod state;

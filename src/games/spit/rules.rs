@@ -2,10 +2,11 @@
 //! needs them.
 
 use super::config::{PlayTarget, SpitConfig, SpitTarget};
-use super::state::{SpitState, MAX_SLOTS};
+use super::moves::SpitMoves;
+use super::state::SpitState;
 use crate::cards::{ranks_adjacent_circular, Card};
 use crate::reaction::Motion;
-use crate::realtime::{ActionList, Landing, Micros, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::realtime::{ActionList, Landing, LegalMoves, Micros, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 use rand::RngExt;
 
@@ -65,48 +66,10 @@ pub fn playable_mask(cfg: &SpitConfig, top: Card) -> u64 {
 }
 
 /// Writes the legal actions of player `p` (whose hand is idle) into `out`: plays (by
-/// slot, his own pile before the other), then flips, then fills, each in slot order.
+/// slot, his own pile before the other), then flips, then fills, each in slot order
+/// ([`SpitMoves`] written out).
 pub fn legal_actions(cfg: &SpitConfig, s: &SpitState, p: usize, out: &mut ActionList<SpitAction>) {
-    let slots = &s.players[p].slots[..cfg.slots as usize];
-    // Own pile first, so that a fixed scan order means the same thing in both seats.
-    let q = 1 - p;
-    let target = |j: usize| match s.piles[j].top {
-        Some(t) if may_target(cfg, s, p, j) => playable_mask(cfg, t),
-        _ => 0,
-    };
-    let (own, other) = (target(p), target(q));
-    let mut empty = [0u8; MAX_SLOTS];
-    let mut n_empty = 0;
-    let mut any_up = false;
-    for (i, slot) in slots.iter().enumerate() {
-        if let Some(c) = slot.up {
-            any_up = true;
-            let bit = 1u64 << c.0;
-            if own & bit != 0 {
-                out.push(SpitAction::Play { slot: i as u8, pile: p as u8 });
-            }
-            if other & bit != 0 {
-                out.push(SpitAction::Play { slot: i as u8, pile: q as u8 });
-            }
-        } else if slot.down == 0 {
-            empty[n_empty] = i as u8;
-            n_empty += 1;
-        }
-    }
-    for (i, slot) in slots.iter().enumerate() {
-        if slot.up.is_none() && slot.down > 0 {
-            out.push(SpitAction::Flip { slot: i as u8 });
-        }
-    }
-    if n_empty > 0 && any_up {
-        for (i, slot) in slots.iter().enumerate() {
-            if slot.up.is_some() {
-                for &k in &empty[..n_empty] {
-                    out.push(SpitAction::Fill { from: i as u8, to: k });
-                }
-            }
-        }
-    }
+    SpitMoves::of(cfg, s, p).write(out);
 }
 
 /// True for progress actions (SPIT-STALL-1 (b)): every PLAY and FLIP, and a FILL that
@@ -165,8 +128,10 @@ impl RealtimeRules for SpitRules {
     type Decision = SpitDecision;
     type Choice = usize;
 
-    fn legal(&self, s: &SpitState, p: usize, out: &mut ActionList<SpitAction>) {
-        legal_actions(&self.cfg, s, p, out);
+    type Moves = SpitMoves;
+
+    fn moves(&self, s: &SpitState, p: usize, out: &mut SpitMoves) {
+        *out = SpitMoves::of(&self.cfg, s, p);
     }
 
     fn is_progress(&self, s: &SpitState, p: usize, a: SpitAction) -> bool {

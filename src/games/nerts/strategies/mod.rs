@@ -28,7 +28,7 @@ pub trait NertsStrategy: Send + Sync {
 /// A Nerts strategy as the engine asks it: on the player's view. Nerts' rules ask no
 /// decision besides moves.
 impl RealtimePolicy<NertsRules> for dyn NertsStrategy {
-    fn choose(&self, rules: &NertsRules, s: &NertsState, p: usize, legal: &[NertsAction], rng: &mut SimRng) -> Option<NertsAction> {
+    fn choose(&self, rules: &NertsRules, s: &NertsState, p: usize, legal: &crate::realtime::ActionList<NertsAction>, rng: &mut SimRng) -> Option<NertsAction> {
         NertsStrategy::choose(self, &NertsView::new(s, p, &rules.cfg), legal, rng)
     }
     fn decide(&self, _: &NertsRules, _: &NertsState, _: usize, d: NoDecision, _: &mut SimRng) -> NoDecision {

@@ -2,6 +2,7 @@
 //! before pile 1), else a draw.
 
 use super::{Registered, SpeedStrategy};
+use crate::games::speed::moves::SpeedMoves;
 use crate::games::speed::rules::SpeedAction;
 use crate::games::speed::view::SpeedView;
 use crate::games::StrategyInfo;
@@ -20,5 +21,8 @@ impl SpeedStrategy for Greedy {
     fn choose(&self, _: &SpeedView, legal: &[SpeedAction], _: &mut SimRng) -> Option<SpeedAction> {
         // Legal actions come as plays in card order, then the draw.
         legal.first().copied()
+    }
+    fn choose_moves(&self, _: &SpeedView, moves: &SpeedMoves, _: &mut SimRng) -> Option<SpeedAction> {
+        moves.iter().next()
     }
 }

@@ -10,6 +10,7 @@
 
 use super::{Registered, SpeedStrategy};
 use crate::cards::{Card, CardSet};
+use crate::games::speed::moves::SpeedMoves;
 use crate::games::speed::rules::SpeedAction;
 use crate::games::speed::view::SpeedView;
 use crate::games::StrategyInfo;
@@ -51,18 +52,30 @@ impl Smart {
         let hard = CardSet(view.shown().0 & view.fitting(card).0).len() as i64;
         COVER * cover - OPP_FOLLOW * theirs / 100 + HARD * hard
     }
+
+    /// The first best play of `legal` in the legal order, else its last action (the
+    /// draw: `legal` is never empty).
+    fn pick(view: &SpeedView, legal: impl Iterator<Item = SpeedAction>) -> Option<SpeedAction> {
+        let mut best: Option<(i64, SpeedAction)> = None;
+        let mut last = None;
+        for a in legal {
+            last = Some(a);
+            if let SpeedAction::Play { card, pile } = a {
+                let score = Self::play_score(view, card, pile as usize);
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, a));
+                }
+            }
+        }
+        best.map(|(_, a)| a).or(last)
+    }
 }
 
 impl SpeedStrategy for Smart {
     fn choose(&self, view: &SpeedView, legal: &[SpeedAction], _: &mut SimRng) -> Option<SpeedAction> {
-        // The first best play in the legal order, else the draw (legal is never empty).
-        let best = legal
-            .iter()
-            .filter_map(|&a| match a {
-                SpeedAction::Play { card, pile } => Some((Self::play_score(view, card, pile as usize), a)),
-                SpeedAction::Draw => None,
-            })
-            .min_by_key(|&(score, _)| -score);
-        best.map(|(_, a)| a).or(legal.last().copied())
+        Self::pick(view, legal.iter().copied())
+    }
+    fn choose_moves(&self, view: &SpeedView, moves: &SpeedMoves, _: &mut SimRng) -> Option<SpeedAction> {
+        Self::pick(view, moves.iter())
     }
 }

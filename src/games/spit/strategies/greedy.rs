@@ -2,6 +2,7 @@
 //! order), else the first flip, else the first fill that exposes a card.
 
 use super::{Registered, SpitStrategy};
+use crate::games::spit::moves::SpitMoves;
 use crate::games::spit::rules::SpitAction;
 use crate::games::spit::view::SpitView;
 use crate::games::StrategyInfo;
@@ -16,12 +17,22 @@ pub const REGISTERED: Registered = Registered {
     make: || Box::new(Greedy),
 };
 
-impl SpitStrategy for Greedy {
-    fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
-        // Legal actions come as plays, flips, fills, each in slot order.
-        legal.iter().copied().find(|a| match *a {
+impl Greedy {
+    /// The first play, else the first flip, else the first fill that exposes a card, of
+    /// `legal` in the legal order (plays, flips, fills, each in slot order).
+    fn pick(view: &SpitView, mut legal: impl Iterator<Item = SpitAction>) -> Option<SpitAction> {
+        legal.find(|a| match *a {
             SpitAction::Fill { from, .. } => view.face_down(true, from as usize) > 0,
             _ => true,
         })
+    }
+}
+
+impl SpitStrategy for Greedy {
+    fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
+        Self::pick(view, legal.iter().copied())
+    }
+    fn choose_moves(&self, view: &SpitView, moves: &SpitMoves, _: &mut SimRng) -> Option<SpitAction> {
+        Self::pick(view, moves.iter())
     }
 }

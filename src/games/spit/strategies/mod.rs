@@ -5,10 +5,11 @@ mod greedy;
 mod random;
 mod smart;
 
+use super::moves::SpitMoves;
 use super::rules::{SpitAction, SpitDecision, SpitRules};
 use super::state::SpitState;
 use super::view::SpitView;
-use crate::realtime::RealtimePolicy;
+use crate::realtime::{ActionList, LegalMoves, RealtimePolicy};
 use crate::rng::SimRng;
 
 /// A Spit policy. It sees only a [`SpitView`].
@@ -16,6 +17,15 @@ pub trait SpitStrategy: Send + Sync {
     /// Picks one of `legal` (never empty) or `None` to stay idle. A policy must not stay
     /// idle while it has a progress action (SPIT-RT-9).
     fn choose(&self, view: &SpitView, legal: &[SpitAction], rng: &mut SimRng) -> Option<SpitAction>;
+
+    /// The same choice from the legal moves as bit sets, without a list: what the
+    /// engine asks. Default: the moves written out in the legal order and
+    /// [`SpitStrategy::choose`] asked; a built-in strategy walks the moves instead.
+    fn choose_moves(&self, view: &SpitView, moves: &SpitMoves, rng: &mut SimRng) -> Option<SpitAction> {
+        let mut legal = ActionList::new();
+        moves.write(&mut legal);
+        self.choose(view, &legal, rng)
+    }
 
     /// The spit pile to slap at round end (SPIT-SLAP-1). Default: the smaller pile,
     /// the own pile on a tie.
@@ -44,8 +54,8 @@ pub fn smaller_pile(view: &SpitView) -> usize {
 
 /// A Spit strategy as the engine and the match loop ask it: on the player's view.
 impl RealtimePolicy<SpitRules> for dyn SpitStrategy {
-    fn choose(&self, rules: &SpitRules, s: &SpitState, p: usize, legal: &[SpitAction], rng: &mut SimRng) -> Option<SpitAction> {
-        SpitStrategy::choose(self, &SpitView::new(s, p, &rules.cfg), legal, rng)
+    fn choose(&self, rules: &SpitRules, s: &SpitState, p: usize, legal: &SpitMoves, rng: &mut SimRng) -> Option<SpitAction> {
+        self.choose_moves(&SpitView::new(s, p, &rules.cfg), legal, rng)
     }
     fn decide(&self, rules: &SpitRules, s: &SpitState, p: usize, d: SpitDecision, rng: &mut SimRng) -> usize {
         let view = SpitView::new(s, p, &rules.cfg);

@@ -5,6 +5,7 @@
 
 use super::{Registered, SpitStrategy};
 use crate::cards::Card;
+use crate::games::spit::moves::SpitMoves;
 use crate::games::spit::rules::SpitAction;
 use crate::games::spit::state::MAX_SLOTS;
 use crate::games::spit::view::SpitView;
@@ -50,17 +51,21 @@ impl Smart {
             }
         }
     }
+
+    /// The best-scored of `legal` (the last of equal scores in the legal order).
+    fn pick(view: &SpitView, legal: impl Iterator<Item = SpitAction>) -> Option<SpitAction> {
+        let mine = view.tops(true);
+        let theirs = view.tops(false).iter().flatten().fold(0u64, |set, c| set | 1 << c.0);
+        let follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));
+        legal.filter_map(|a| Self::score(view, &mine, theirs, follow, a).map(|s| (s, a))).max_by_key(|&(s, _)| s).map(|(_, a)| a)
+    }
 }
 
 impl SpitStrategy for Smart {
     fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
-        let mine = view.tops(true);
-        let theirs = view.tops(false).iter().flatten().fold(0u64, |set, c| set | 1 << c.0);
-        let follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));
-        legal
-            .iter()
-            .filter_map(|&a| Self::score(view, &mine, theirs, follow, a).map(|s| (s, a)))
-            .max_by_key(|&(s, _)| s)
-            .map(|(_, a)| a)
+        Self::pick(view, legal.iter().copied())
+    }
+    fn choose_moves(&self, view: &SpitView, moves: &SpitMoves, _: &mut SimRng) -> Option<SpitAction> {
+        Self::pick(view, moves.iter())
     }
 }

@@ -3,6 +3,7 @@
 //! reaction times.
 
 mod kit;
+mod moves;
 mod protocol;
 mod rules;
 mod rounds;

@@ -1,0 +1,113 @@
+//! The legal moves as bit sets ([`SpitMoves`]) against the list the rules text gives
+//! (SPIT-PLAY-1..3, SPIT-AMB-2), on every state of whole matches under several flag
+//! sets, and the built-in strategies' choice from the moves against their choice from
+//! the list.
+
+use crate::bot::BotSpec;
+use crate::games::spit::config::SpitConfig;
+use crate::games::spit::game::{play_match, SpitEvent};
+use crate::games::spit::moves::SpitMoves;
+use crate::games::spit::rules::{may_target, playable_on, SpitAction, SpitRules};
+use crate::games::spit::state::{SpitState, MAX_SLOTS};
+use crate::games::spit::strategies::{SpitStrategy, REGISTRY};
+use crate::games::spit::view::SpitView;
+use crate::realtime::{build_bots, EngineEvent, EngineObserver, LegalMoves, MatchObserver, Micros, Seated};
+use crate::rng::{rng_from, MatchSeeds};
+use crate::settings::Settings;
+
+/// Player `p`'s legal actions as the rules text lists them, card by card.
+fn listed(cfg: &SpitConfig, s: &SpitState, p: usize) -> Vec<SpitAction> {
+    let slots = &s.players[p].slots[..cfg.slots as usize];
+    let mut out = Vec::new();
+    for (i, x) in slots.iter().enumerate() {
+        if let Some(c) = x.up {
+            for j in [p, 1 - p] {
+                if may_target(cfg, s, p, j) && s.piles[j].top.is_some_and(|t| playable_on(cfg, c, t)) {
+                    out.push(SpitAction::Play { slot: i as u8, pile: j as u8 });
+                }
+            }
+        }
+    }
+    out.extend(slots.iter().enumerate().filter(|(_, x)| x.up.is_none() && x.down > 0).map(|(i, _)| SpitAction::Flip { slot: i as u8 }));
+    for (i, _) in slots.iter().enumerate().filter(|(_, x)| x.up.is_some()) {
+        out.extend(slots.iter().enumerate().filter(|(_, y)| y.is_empty()).map(|(k, _)| SpitAction::Fill { from: i as u8, to: k as u8 }));
+    }
+    out
+}
+
+/// Every action a Spit player could name.
+fn every_action() -> Vec<SpitAction> {
+    let n = MAX_SLOTS as u8;
+    let plays = (0..n).flat_map(|slot| (0..2).map(move |pile| SpitAction::Play { slot, pile }));
+    let fills = (0..n).flat_map(|from| (0..n).map(move |to| SpitAction::Fill { from, to }));
+    plays.chain((0..n).map(|slot| SpitAction::Flip { slot })).chain(fills).collect()
+}
+
+/// Checks both players' moves on every state the match passes through.
+struct Check {
+    cfg: SpitConfig,
+    every: Vec<SpitAction>,
+    strategies: Vec<Box<dyn SpitStrategy>>,
+    states: usize,
+    choices: usize,
+}
+
+impl Check {
+    fn check(&mut self, s: &SpitState) {
+        self.states += 1;
+        for p in 0..2 {
+            let list = listed(&self.cfg, s, p);
+            let moves = SpitMoves::of(&self.cfg, s, p);
+            assert_eq!(moves.iter().collect::<Vec<_>>(), list, "legal order, player {p}, {s:?}");
+            assert_eq!(moves.count(), list.len());
+            for &a in &self.every {
+                assert_eq!(moves.contains(a), list.contains(&a), "{a:?}, player {p}, {s:?}");
+            }
+            if list.is_empty() {
+                continue;
+            }
+            let view = SpitView::new(s, p, &self.cfg);
+            for strategy in &self.strategies {
+                // Deterministic strategies: the generator is not drawn from.
+                let (mut r1, mut r2) = (rng_from(1), rng_from(1));
+                assert_eq!(strategy.choose_moves(&view, &moves, &mut r1), strategy.choose(&view, &list, &mut r2), "player {p}, {s:?}");
+                self.choices += 1;
+            }
+        }
+    }
+}
+
+impl EngineObserver<SpitState, SpitAction> for Check {
+    fn on_event(&mut self, _: Micros, _: EngineEvent<SpitAction>, s: &SpitState) {
+        self.check(s);
+    }
+}
+
+impl MatchObserver<SpitState, SpitAction, SpitEvent> for Check {
+    fn on_match_event(&mut self, _: Micros, _: SpitEvent, s: &SpitState) {
+        self.check(s);
+    }
+}
+
+#[test]
+fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them() {
+    let flag_sets: [&[&str]; 4] = [
+        &[],
+        &["spit.num_stockpiles=4", "spit.alternate_colors=true"],
+        &["spit.play_target=own", "spit.stall_spit_target=any"],
+        &["spit.short_deal=pilewise", "spit.round_end_allocation=first_out_chooses"],
+    ];
+    let specs: Vec<BotSpec> = ["random@expert", "smart@expert"].iter().map(|s| BotSpec::parse(s).unwrap()).collect();
+    let bots = build_bots(&specs, &REGISTRY).unwrap();
+    let seats = Seated::new(&[&bots[0], &bots[1]]);
+    for flags in flag_sets {
+        let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+        let cfg = SpitConfig::from_settings(&Settings::parse(&crate::games::spit::config::SPIT_FLAGS, &flags).unwrap());
+        let strategies = ["greedy", "smart"].map(|name| (REGISTRY.iter().find(|r| r.info.name == name).unwrap().make)()).into();
+        let mut check = Check { cfg, every: every_action(), strategies, states: 0, choices: 0 };
+        for seed in 0..6 {
+            play_match(&SpitRules { cfg }, &seats, &MatchSeeds::of_deal(seed), &mut check);
+        }
+        assert!(check.states > 1000 && check.choices > 1000, "{flags:?}: {} states, {} choices", check.states, check.choices);
+    }
+}
