@@ -67,7 +67,7 @@ fn fits_an_ex_gaussian_and_the_written_bot_plays_spit() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     check_recovered(&out, "ex-Gaussian", &[("mu", 900.0), ("sigma", 80.0), ("tau", 250.0)]);
-    for want in ["log-likelihood", "AIC", "Kolmogorov-Smirnov D = ", "approximate", "Better fit by AIC: ex-Gaussian", "shifted lognormal:", "observed Fisher information"] {
+    for want in ["log-likelihood", "AIC", "Kolmogorov-Smirnov D = ", "approximate", "Better fit by AIC: ex-Gaussian", "shifted lognormal:", "profile likelihood 95%"] {
         assert!(out.contains(want), "missing {want:?} in\n{out}");
     }
     let file = std::fs::read_to_string(&bot).unwrap();
@@ -102,7 +102,7 @@ fn help_says_what_the_times_stand_for() {
     let o = cardsim(&["fit-rt", "--help"]);
     let help = stdout(&o);
     assert!(o.status.success());
-    for want in ["What the times stand for", "whole action time", "--column", "--strategy", "--out", "observed Fisher information"] {
+    for want in ["What the times stand for", "whole action time", "--column", "--strategy", "--out", "profile likelihood 95%"] {
         assert!(help.contains(want), "missing {want:?} in\n{help}");
     }
 }

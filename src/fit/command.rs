@@ -6,6 +6,7 @@ use super::botfile::{check_loads, look_toml, preset_play_mean, BotPlan};
 use super::families::{Moments, FAMILIES};
 use super::input::{read_times, Times};
 use super::mle::{fit, Fit};
+use super::profile::{Bound, CHI2_1_95};
 use super::Family;
 use crate::games;
 use crate::output::console::Console;
@@ -29,8 +30,9 @@ already contain them. Slaps and stall recognition, which move times do not measu
 the base preset's simple reaction time.
 
 Fits: maximum likelihood (Nelder-Mead on log / logit-transformed parameters from
-moment-based starting values). Intervals: Wald 95% from the observed Fisher information
-(numeric Hessian of the log-likelihood), on the log scale for sigma and tau. The
+moment-based starting values). Intervals: profile likelihood 95% (the values where twice
+the drop of the log-likelihood, maximised over the other parameters, stays within
+3.841); a bound that reaches a parameter's edge is printed as that edge. The
 Kolmogorov-Smirnov p-value is approximate, and too large, because the parameters were
 estimated from the same times. More in docs/fit-rt.md.";
 
@@ -121,13 +123,13 @@ pub const AIC_MEANINGFUL: f64 = 2.0;
 
 /// The sentence on the families' AICs: "Better fit by AIC: F (AIC d below the G's)"
 /// only when the lower AIC is lower by at least [`AIC_MEANINGFUL`] and its fit is not
-/// degenerate (every parameter has an interval; e.g. tau at its boundary 0 has none);
+/// degenerate ([`Fit::degenerate`]: e.g. tau at its boundary 0);
 /// otherwise a sentence that says why there is no verdict.
 pub fn aic_sentence(fits: &[Fit]) -> String {
     let best = better(fits);
     let others: Vec<&Fit> = fits.iter().filter(|f| f.family != best.family).collect();
     let gaps = others.iter().map(|f| format!("{:.2} below the {}'s", f.aic - best.aic, f.family.name())).collect::<Vec<_>>().join(", ");
-    if best.se.iter().any(|s| !s.is_finite()) {
+    if best.degenerate {
         format!("No verdict by AIC: the {} has the lower AIC ({gaps}), but its fit is degenerate ({}).", best.family.name(), best.notes.join("; "))
     } else if others.iter().any(|f| f.aic - best.aic < AIC_MEANINGFUL) {
         format!("No better fit by AIC: the {}'s AIC is {gaps}, less than {AIC_MEANINGFUL}, which does not tell the families apart.", best.family.name())
@@ -173,7 +175,7 @@ pub fn report(source: &str, times: &Times, fits: &[Fit]) -> String {
         let _ = writeln!(o, "  {:<8} {:>12}  {:>26}", "", "estimate", "95% interval");
         for (i, name) in f.family.param_names().iter().enumerate() {
             let d = decimals(f.family)[i];
-            let interval = if f.se[i].is_finite() { format!("[{:.d$}, {:.d$}]", f.ci[i].0, f.ci[i].1) } else { "none".to_string() };
+            let interval = format!("[{}, {}]", bound_text(f.ci[i].low, d), bound_text(f.ci[i].high, d));
             let _ = writeln!(o, "  {name:<8} {:>12.d$}  {interval:>26}", f.params[i]);
         }
         let _ = writeln!(o, "  log-likelihood {:.3}, AIC {:.3}", f.log_likelihood, f.aic);
@@ -183,13 +185,23 @@ pub fn report(source: &str, times: &Times, fits: &[Fit]) -> String {
         }
     }
     let _ = writeln!(o, "\n{}", aic_sentence(fits));
-    let _ = writeln!(o, "Intervals: Wald 95% from the observed Fisher information (numeric Hessian of the log-likelihood at the estimate); sigma and tau on the log scale.");
+    let _ = writeln!(o, "Intervals: profile likelihood 95% (twice the log-likelihood drop, maximised over the other parameters, within {CHI2_1_95:.3}); \"(edge)\" marks a bound at the edge of the parameter's range.");
     let _ = writeln!(
         o,
         "KS p-values are approximate: the parameters were estimated from the same times, which makes p too large (conservative){}.",
         if xs.len() < super::ks::ASYMPTOTIC_FROM { "; below 140 times twice the exact one-sided p" } else { "; Kolmogorov's asymptotic distribution" }
     );
     o
+}
+
+/// One end of a printed interval with `d` decimals: an edge of the range is marked
+/// `(edge)`, a side without a crossing is `none`.
+fn bound_text(b: Bound, d: usize) -> String {
+    match b {
+        Bound::At(v) => format!("{v:.d$}"),
+        Bound::Edge(v) => format!("{v:.d$} (edge)"),
+        Bound::Open => "none".to_string(),
+    }
 }
 
 /// The comment lines at the top of a written bot file.
@@ -256,9 +268,9 @@ mod tests {
         assert_eq!(aic_sentence(&fits), "No better fit by AIC: the ex-Gaussian's AIC is 1.98 below the shifted lognormal's, less than 2, which does not tell the families apart.");
         fits[ln].aic = 1002.5;
         assert_eq!(aic_sentence(&fits), "Better fit by AIC: ex-Gaussian (AIC 2.50 below the shifted lognormal's)");
-        fits[eg].se[2] = f64::NAN;
-        fits[eg].notes = vec!["tau is near 0 (no interval)".into()];
-        assert!(aic_sentence(&fits).starts_with("No verdict by AIC: the ex-Gaussian has the lower AIC (2.50 below the shifted lognormal's), but its fit is degenerate (tau is near 0"), "{}", aic_sentence(&fits));
+        fits[eg].degenerate = true;
+        fits[eg].notes = vec!["tau is near its boundary 0".into()];
+        assert!(aic_sentence(&fits).starts_with("No verdict by AIC: the ex-Gaussian has the lower AIC (2.50 below the shifted lognormal's), but its fit is degenerate (tau is near its boundary 0"), "{}", aic_sentence(&fits));
     }
 
     #[test]

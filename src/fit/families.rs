@@ -277,6 +277,17 @@ impl Family {
         }
     }
 
+    /// The edge of parameter `i`'s range on its upper (`upper`) or lower side, if it has
+    /// one: 0 below sigma and tau and the lognormal shift, the smallest time `min` above
+    /// the shift; `None` for a side that is unbounded.
+    pub fn edge(self, i: usize, upper: bool, min: f64) -> Option<f64> {
+        match (self, i, upper) {
+            (Family::ExGaussian, 1 | 2, false) | (Family::ShiftedLognormal, 0 | 2, false) => Some(0.0),
+            (Family::ShiftedLognormal, 0, true) => Some(min),
+            _ => None,
+        }
+    }
+
     /// Initial simplex steps in free coordinates (a tenth of a standard deviation for a
     /// location in ms, 0.2 on log scales, 1 on the logit scale).
     pub fn free_steps(self, m: &Moments) -> [f64; 3] {

@@ -1,21 +1,19 @@
-//! Maximum-likelihood fits with Wald intervals from the observed Fisher information.
+//! Maximum-likelihood fits with profile-likelihood 95 % intervals.
 //!
 //! The log-likelihood is maximised by Nelder–Mead ([`super::optimise`]) in
 //! unconstrained coordinates ([`Family::to_free`]) from several starting points (the
 //! moment-based one first; for the shifted lognormal also shifts of 0, ½ and 0.9 of
-//! the smallest time), keeping the best. The observed information is minus the
-//! Hessian of the log-likelihood at the estimate, in the natural parameters, by central
-//! differences; its inverse is the covariance. A location (ex-Gaussian `mu`,
-//! lognormal `shift` and `mu`) gets estimate ± 1.96 SE; a positive parameter (`sigma`,
-//! `tau`) the interval of its logarithm, estimate · exp(± 1.96 SE / estimate), which
-//! stays positive.
+//! the smallest time), keeping the best. The intervals are profile-likelihood ones
+//! ([`super::profile`]). The observed information (minus the Hessian of the
+//! log-likelihood at the estimate, in the natural parameters, by central differences)
+//! gives Wald standard errors, which set the profile search's first steps and flag a
+//! poorly determined parameter; they are not printed as intervals, because Wald
+//! intervals under-cover at small samples and have no meaning at a boundary.
 
 use super::families::{Family, Moments};
 use super::ks::{ks_test, KsResult};
 use super::optimise::{minimise, Options};
-
-/// z-value of a two-sided 95 % interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+use super::profile::{intervals, Interval};
 
 /// A fitted family.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,10 +22,14 @@ pub struct Fit {
     pub family: Family,
     /// Maximum-likelihood estimates, in the order of [`Family::param_names`].
     pub params: [f64; 3],
-    /// Standard errors from the observed information (NaN if it is not positive definite).
+    /// Wald standard errors from the observed information (NaN if it is not positive
+    /// definite, or for a parameter at the edge of its range).
     pub se: [f64; 3],
-    /// 95 % intervals (module docs); NaN bounds when there is no standard error.
-    pub ci: [(f64, f64); 3],
+    /// 95 % profile-likelihood intervals ([`super::profile`]).
+    pub ci: [Interval; 3],
+    /// True if a parameter sits at the edge of its range or the observed information is
+    /// not positive definite: such a fit gets no verdict by AIC.
+    pub degenerate: bool,
     /// Log-likelihood at the estimate.
     pub log_likelihood: f64,
     /// Akaike's information criterion, 2k − 2 ln L with k = 3.
@@ -65,21 +67,25 @@ pub fn fit(family: Family, xs: &[f64]) -> Fit {
     let mut se = match cov {
         Some(c) => [c[0][0].sqrt(), c[1][1].sqrt(), c[2][2].sqrt()],
         None => {
-            notes.push("the observed information is not positive definite, so there are no intervals".to_string());
+            notes.push("the observed information is not positive definite (no Wald standard errors)".to_string());
             [f64::NAN; 3]
         }
     };
-    // An estimate at the edge of its range has no Wald interval.
+    // An estimate at the edge of its range has no Wald standard error.
     let at_edge = match family {
-        Family::ExGaussian if params[2] < 0.01 * params[1] => {
-            Some((2, "tau is near 0 (no interval): the times look normal rather than right-skewed"))
+        Family::ExGaussian if params[1] < 1e-3 * m.sd => {
+            Some((1, "sigma is near its boundary 0: the times look like a shifted exponential"))
         }
-        Family::ShiftedLognormal if params[0] < 1e-3 * min => Some((0, "the shift is at its lower bound 0 (no interval)")),
+        Family::ExGaussian if params[2] < 0.01 * params[1] => {
+            Some((2, "tau is near its boundary 0: the times look normal rather than right-skewed"))
+        }
+        Family::ShiftedLognormal if params[0] < 1e-3 * min => Some((0, "the shift is at its lower bound 0")),
         Family::ShiftedLognormal if params[0] > (1.0 - 1e-6) * min => {
-            Some((0, "the shift is at the smallest time, where the likelihood is unbounded (no interval)"))
+            Some((0, "the shift is at the smallest time, where the likelihood is unbounded"))
         }
         _ => None,
     };
+    let degenerate = at_edge.is_some() || cov.is_none();
     if let Some((i, note)) = at_edge {
         se[i] = f64::NAN;
         notes.push(note.to_string());
@@ -89,17 +95,32 @@ pub fn fit(family: Family, xs: &[f64]) -> Fit {
             notes.push(format!("{name} is poorly determined: its standard error is larger than the estimate"));
         }
     }
-    let positive = family.positive();
-    let ci = std::array::from_fn(|i| {
-        let (v, s) = (params[i], se[i]);
-        if positive[i] {
-            (v * (-Z95 * s / v).exp(), v * (Z95 * s / v).exp())
+    let fallback = family.free_steps(&m);
+    let steps = std::array::from_fn(|i| {
+        let s = free_se(family, &params, se, min, i);
+        if s.is_finite() && s > 0.0 {
+            s
         } else {
-            (v - Z95 * s, v + Z95 * s)
+            fallback[i]
         }
     });
+    let free_hat: [f64; 3] = std::array::from_fn(|i| best.x[i]);
+    // A degenerate estimate is a poor warm start for the profiles' inner maximisations;
+    // they also start from the moment-based values then.
+    let restart = degenerate.then(|| family.to_free(&starts[0], min));
+    let ci = intervals(family, xs, &m, &free_hat, log_likelihood, steps, restart);
     let ks = ks_test(xs, |x| family.cdf(&params, x));
-    Fit { family, params, se, ci, log_likelihood, aic: 6.0 - 2.0 * log_likelihood, ks, converged: best.converged, notes }
+    Fit { family, params, se, ci, degenerate, log_likelihood, aic: 6.0 - 2.0 * log_likelihood, ks, converged: best.converged, notes }
+}
+
+/// The Wald SE of parameter `i` in the free coordinate of [`Family::to_free`] (delta
+/// method): SE / θ on a log scale, SE · min / (s (min − s)) for the logit of the shift.
+fn free_se(family: Family, p: &[f64; 3], se: [f64; 3], min: f64, i: usize) -> f64 {
+    match (family, i) {
+        (Family::ShiftedLognormal, 0) => se[0] * min / (p[0] * (min - p[0])),
+        _ if family.positive()[i] => se[i] / p[i],
+        _ => se[i],
+    }
 }
 
 /// The observed information −∂²ln L/∂θ∂θ' at `p`, by central differences with steps
@@ -153,6 +174,7 @@ mod tests {
     use super::*;
     use crate::reaction::Dist;
     use crate::rng::rng_from;
+    use super::super::profile::{Bound, CHI2_1_95};
 
     fn draws(d: Dist, n: usize, seed: u64) -> Vec<f64> {
         let mut rng = rng_from(seed);
@@ -166,9 +188,9 @@ mod tests {
         assert!(f.converged && f.notes.is_empty(), "{f:?}");
         for i in 0..3 {
             let name = family.param_names()[i];
-            println!("{} {name}: true {} estimate {:.4} (SE {:.4}, 95% {:.4} to {:.4})", family.name(), truth[i], f.params[i], f.se[i], f.ci[i].0, f.ci[i].1);
+            println!("{} {name}: true {} estimate {:.4} (SE {:.4}, 95% {:?})", family.name(), truth[i], f.params[i], f.se[i], f.ci[i]);
             assert!((f.params[i] - truth[i]).abs() < 3.0 * f.se[i], "{name}: {} vs {} (SE {})", f.params[i], truth[i], f.se[i]);
-            assert!(f.ci[i].0 < truth[i] && truth[i] < f.ci[i].1, "{name}: {:?} misses {}", f.ci[i], truth[i]);
+            assert!(f.ci[i].covers(truth[i]), "{name}: {:?} misses {}", f.ci[i], truth[i]);
         }
         // The fit is at least as likely as the truth, and the true model is not rejected.
         assert!(f.log_likelihood >= family.log_likelihood(&truth, &xs) - 1e-6);
@@ -181,13 +203,13 @@ mod tests {
         let f = check_recovery(Family::ExGaussian, [400.0, 40.0, 100.0], 20_240_611);
         // SE of mu for n = 5000 is about 1.5 ms: the estimates are tight.
         assert!(f.se[0] < 3.0 && f.se[2] < 4.0, "{:?}", f.se);
-        // mu: estimate ± 1.96 SE; sigma, tau: the interval of the logarithm, whose SE is
-        // SE / estimate (delta method), so ln(high / low) = 2 · 1.96 · SE / estimate.
-        assert!((f.ci[0].1 - f.params[0] - 1.959_964 * f.se[0]).abs() < 1e-4 && (f.params[0] - f.ci[0].0 - 1.959_964 * f.se[0]).abs() < 1e-4);
-        for i in [1, 2] {
-            let (lo, hi) = f.ci[i];
-            assert!(((hi / lo).ln() - 2.0 * 1.959_964 * f.se[i] / f.params[i]).abs() < 1e-6, "{i}: [{lo}, {hi}] {:?}", f);
-            assert!((lo * hi / (f.params[i] * f.params[i]) - 1.0).abs() < 1e-9, "symmetric on the log scale");
+        // At 5,000 times the likelihood is close to quadratic: the profile interval is
+        // close to the Wald one, estimate ± 1.96 SE (on the log scale for sigma and tau).
+        for i in 0..3 {
+            let (v, s) = (f.params[i], f.se[i]);
+            let (lo, hi) = if i == 0 { (v - 1.959_964 * s, v + 1.959_964 * s) } else { (v * (-1.959_964 * s / v).exp(), v * (1.959_964 * s / v).exp()) };
+            let (plo, phi) = (f.ci[i].low.value(-1.0), f.ci[i].high.value(1.0));
+            assert!((plo - lo).abs() < 0.05 * (v - lo) && (phi - hi).abs() < 0.05 * (hi - v), "{i}: profile [{plo}, {phi}], Wald [{lo}, {hi}]");
         }
     }
 
@@ -205,37 +227,149 @@ mod tests {
     }
 
     #[test]
-    fn fit_boundary_estimates_get_a_note_and_no_interval() {
+    fn fit_boundary_estimates_get_a_note_and_an_interval_to_the_edge() {
         // A symmetric sample: no skew for tau or for a lognormal's shift to explain.
         let half = draws(Dist::ExGaussian { mu: 1000.0, sigma: 100.0, tau: 1e-9, floor: 0.0 }, 500, 4);
         let xs: Vec<f64> = half.iter().flat_map(|&x| [x, 2000.0 - x]).collect();
         let eg = fit(Family::ExGaussian, &xs);
-        assert!(eg.notes.iter().any(|n| n.starts_with("tau is near 0")), "{eg:?}");
-        assert!(eg.se[2].is_nan() && eg.se[0].is_finite(), "{eg:?}");
+        assert!(eg.notes.iter().any(|n| n.starts_with("tau is near its boundary 0")), "{eg:?}");
+        assert!(eg.degenerate && eg.se[2].is_nan() && eg.se[0].is_finite(), "{eg:?}");
+        assert_eq!(eg.ci[2].low, Bound::Edge(0.0), "{:?}", eg.ci[2]);
+        assert!(matches!(eg.ci[2].high, Bound::At(v) if v > 0.0 && v < 100.0), "{:?}", eg.ci[2]);
         let ln = fit(Family::ShiftedLognormal, &xs);
         assert!(ln.notes.iter().any(|n| n.starts_with("the shift is at its lower bound 0")), "{ln:?}");
-        assert!(ln.se[0].is_nan(), "{ln:?}");
+        assert!(ln.degenerate && ln.se[0].is_nan(), "{ln:?}");
+        assert_eq!(ln.ci[0].low, Bound::Edge(0.0), "{:?}", ln.ci[0]);
     }
 
-    /// Coverage of the 95 % intervals over 400 samples of 300 times per family (about
-    /// 20 s; run by hand with `cargo test --release --lib fit_interval_coverage -- --ignored
-    /// --nocapture`). Each parameter's interval should cover the truth in about 95 % of
-    /// samples (binomial SE 1.1 %).
+    /// The shifted lognormal's profile log-likelihoods by brute force, independent of
+    /// the optimiser: at a fixed shift, the maximising mu is the mean of ln(x − shift)
+    /// and sigma² the mean squared deviation from mu, so each profile is a maximum over
+    /// the shift alone, taken on a grid of 4,000 shifts refined by golden section.
+    fn brute_profile(xs: &[f64], i: usize, v: f64) -> f64 {
+        let n = xs.len() as f64;
+        let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let half_ln_2pi = 0.5 * (2.0 * std::f64::consts::PI).ln();
+        let at = |shift: f64| {
+            let logs: Vec<f64> = xs.iter().map(|x| (x - shift).ln()).collect();
+            let sum_log: f64 = logs.iter().sum();
+            let (mu, sigma) = match i {
+                1 => (v, (logs.iter().map(|l| (l - v).powi(2)).sum::<f64>() / n).sqrt()),
+                2 => (sum_log / n, v),
+                _ => {
+                    let mu = sum_log / n;
+                    (mu, (logs.iter().map(|l| (l - mu).powi(2)).sum::<f64>() / n).sqrt())
+                }
+            };
+            -sum_log - n * sigma.ln() - n * half_ln_2pi - logs.iter().map(|l| (l - mu).powi(2)).sum::<f64>() / (2.0 * sigma * sigma)
+        };
+        if i == 0 {
+            return at(v);
+        }
+        let top = min * (1.0 - 1e-4);
+        let grid = 4_000;
+        let k = (0..=grid).map(|k| top * k as f64 / grid as f64).max_by(|&a, &b| at(a).total_cmp(&at(b))).unwrap();
+        let (mut a, mut b) = ((k - top / grid as f64).max(0.0), (k + top / grid as f64).min(top));
+        let r = 0.5 * (5f64.sqrt() - 1.0);
+        for _ in 0..100 {
+            let (c, d) = (b - r * (b - a), a + r * (b - a));
+            if at(c) > at(d) {
+                b = d;
+            } else {
+                a = c;
+            }
+        }
+        at(0.5 * (a + b))
+    }
+
+    /// Each printed bound of a lognormal fit to 60 times is where the brute-force profile
+    /// drops by χ²₁(0.95)/2 from the brute-force maximum, and the profile is within the
+    /// limit just inside it.
     #[test]
-    #[ignore]
-    fn fit_interval_coverage() {
-        for (family, truth) in [(Family::ExGaussian, [900.0, 80.0, 250.0]), (Family::ShiftedLognormal, [600.0, 6.0, 0.5])] {
-            let mut covered = [0usize; 3];
-            let reps = 400;
-            for r in 0..reps {
-                let f = fit(family, &draws(family.dist(&truth), 300, 1_000 + r));
-                for i in 0..3 {
-                    covered[i] += (f.ci[i].0 < truth[i] && truth[i] < f.ci[i].1) as usize;
+    fn fit_profile_bounds_match_a_brute_force_profile() {
+        let xs = draws(Dist::ShiftedLognormal { shift: 600.0, mu: 6.0, sigma: 0.5 }, 60, 31);
+        let f = fit(Family::ShiftedLognormal, &xs);
+        let ll_max = brute_profile(&xs, 1, f.params[1]);
+        assert!((ll_max - f.log_likelihood).abs() < 1e-6, "{ll_max} vs {}", f.log_likelihood);
+        for i in 0..3 {
+            for (b, sign) in [(f.ci[i].low, -1.0), (f.ci[i].high, 1.0)] {
+                let Bound::At(v) = b else { panic!("{i}: {b:?}") };
+                let drop = 2.0 * (ll_max - brute_profile(&xs, i, v));
+                assert!((drop - CHI2_1_95).abs() < 2e-3, "param {i}, bound {v}: drop {drop}");
+                let inside = v - sign * 0.02 * (v - f.params[i]).abs();
+                assert!(2.0 * (ll_max - brute_profile(&xs, i, inside)) < CHI2_1_95, "param {i}: {inside}");
+            }
+        }
+    }
+
+    /// The Wald interval of a fit, as cardsim printed it before the profile intervals:
+    /// estimate ± 1.96 SE, on the log scale for a positive parameter; used only to
+    /// compare coverage.
+    fn wald_covers(f: &Fit, i: usize, truth: f64) -> bool {
+        let (v, s) = (f.params[i], f.se[i]);
+        let (lo, hi) = if f.family.positive()[i] { (v * (-1.959_964 * s / v).exp(), v * (1.959_964 * s / v).exp()) } else { (v - 1.959_964 * s, v + 1.959_964 * s) };
+        lo < truth && truth < hi
+    }
+
+    /// Coverage of the profile and of the Wald 95 % intervals over `reps` samples of `n`
+    /// times drawn from `truth`, seeds 1,000 on.
+    fn coverage(family: Family, truth: [f64; 3], n: usize, reps: u64) -> ([f64; 3], [f64; 3]) {
+        let (mut profile, mut wald) = ([0usize; 3], [0usize; 3]);
+        for r in 0..reps {
+            let f = fit(family, &draws(family.dist(&truth), n, 1_000 + r));
+            for i in 0..3 {
+                profile[i] += f.ci[i].covers(truth[i]) as usize;
+                wald[i] += wald_covers(&f, i, truth[i]) as usize;
+            }
+        }
+        (profile.map(|c| c as f64 / reps as f64), wald.map(|c| c as f64 / reps as f64))
+    }
+
+    /// The truths of the coverage tests (those of docs/fit-rt.md).
+    const TRUTHS: [(Family, [f64; 3]); 2] = [(Family::ExGaussian, [900.0, 80.0, 250.0]), (Family::ShiftedLognormal, [600.0, 6.0, 0.5])];
+
+    /// At 40 times the Wald intervals under-cover (the lognormal shift about 0.81). Over
+    /// 200 samples the profile intervals cover at least 0.90 for every parameter but the
+    /// ex-Gaussian's mu (a true 0.95 falls below 0.90 with probability under 0.1 %). That
+    /// one covers about 0.85, no worse than Wald: in about one sample in seven sigma's
+    /// estimate sits at its boundary 0 (a shifted exponential, mu at the smallest
+    /// time), where no likelihood interval is regular (docs/fit-rt.md, Coverage).
+    #[test]
+    fn fit_profile_intervals_cover_at_forty_times() {
+        for (family, truth) in TRUTHS {
+            let (profile, wald) = coverage(family, truth, 40, 200);
+            println!("{}, n 40: profile {profile:?}, Wald {wald:?} of {:?}", family.name(), family.param_names());
+            for i in 0..3 {
+                if (family, i) == (Family::ExGaussian, 0) {
+                    assert!(profile[i] >= 0.82 && profile[i] >= wald[i], "{}: {profile:?}", family.name());
+                } else {
+                    assert!(profile[i] >= 0.90, "{} {}: {profile:?}", family.name(), family.param_names()[i]);
                 }
             }
-            let rates: Vec<f64> = covered.iter().map(|&c| c as f64 / reps as f64).collect();
-            println!("{}: coverage {:?} of {:?}", family.name(), rates, family.param_names());
-            assert!(rates.iter().all(|&r| r > 0.90), "{rates:?}");
+        }
+    }
+
+    /// Coverage over 1,000 samples of 40 and of 300 times per family, profile against Wald
+    /// (run by hand: `cargo test --release --lib fit_interval_coverage -- --ignored
+    /// --nocapture`; binomial SE 0.7 %). Everything is printed, then checked: at 300
+    /// times every profile interval covers above 0.925, at 40 times at least 0.85 and at
+    /// least as often as Wald.
+    #[test]
+    #[ignore = "statistical: about a minute"]
+    fn fit_interval_coverage() {
+        let mut all = Vec::new();
+        for n in [40, 300] {
+            for (family, truth) in TRUTHS {
+                let (profile, wald) = coverage(family, truth, n, 1_000);
+                println!("{}, n {n}: profile {profile:?}, Wald {wald:?} of {:?}", family.name(), family.param_names());
+                all.push((n, family, profile, wald));
+            }
+        }
+        for (n, family, profile, wald) in all {
+            for i in 0..3 {
+                let ok = if n == 300 { profile[i] > 0.925 } else { profile[i] >= 0.85 && profile[i] >= wald[i] };
+                assert!(ok, "{} n {n}: profile {profile:?}, Wald {wald:?}", family.name());
+            }
         }
     }
 

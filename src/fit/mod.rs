@@ -8,7 +8,8 @@
 //! - [`families`]: the two families' log-densities, log-likelihoods and distribution
 //!   functions;
 //! - [`optimise`]: the Nelder–Mead minimiser;
-//! - [`mle`]: the fits, the observed information and the 95 % intervals;
+//! - [`mle`]: the fits and the observed information;
+//! - [`profile`]: the profile-likelihood 95 % intervals;
 //! - [`ks`]: the Kolmogorov–Smirnov goodness-of-fit test;
 //! - [`botfile`]: mapping a fit onto the reaction model, and the bot file's text;
 //! - [`command`]: the command itself.
@@ -20,6 +21,7 @@ pub mod input;
 pub mod ks;
 pub mod mle;
 pub mod optimise;
+pub mod profile;
 
 pub use families::Family;
 pub use mle::{fit, Fit};
