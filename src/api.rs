@@ -49,6 +49,7 @@ use crate::table::Table;
 use std::any::Any;
 use std::sync::Arc;
 
+pub use crate::external::channel::{Peer, PeerConn};
 pub use crate::output::summary::SummaryRow;
 pub use crate::rng::SimRng;
 pub use crate::runner::SeatingDesign as Seating;
@@ -172,11 +173,13 @@ impl Custom {
     }
 }
 
-/// One bot of a [`Match`]: a `--bot` text, or a custom strategy and its label.
+/// One bot of a [`Match`]: a `--bot` text, a custom strategy and its label, or an
+/// in-process protocol peer and its label.
 #[derive(Clone)]
 enum Entrant {
     Spec(String),
     Custom(String, Custom),
+    Peer(String, Arc<dyn Peer>),
 }
 
 /// A match of built-in and custom bots, set up like `cardsim match` and run by
@@ -248,6 +251,40 @@ impl Match {
     /// ```
     pub fn custom(mut self, label: &str, strategy: Custom) -> Match {
         self.bots.push(Entrant::Custom(label.to_string(), strategy));
+        self
+    }
+
+    /// Adds an in-process bot that speaks the bot protocol (docs/bot-protocol.md)
+    /// labelled `label` (`LABEL@PRESET` as for `exec:`): it is sent the protocol's
+    /// lines, exactly as an `exec:` bot's process is, without a process. The Python
+    /// package's strategies play through this. Two different peers may not share a label.
+    ///
+    /// ```rust
+    /// use cardsim::api::{Match, Peer, PeerConn};
+    /// /// Always the first legal action.
+    /// struct First;
+    /// impl PeerConn for First {
+    ///     fn message(&mut self, line: &str) -> Result<Option<String>, String> {
+    ///         Ok(if line.contains(r#""type":"hello""#) {
+    ///             Some(r#"{"type":"hello","protocol":1,"name":"first","version":"1"}"#.into())
+    ///         } else if line.contains(r#""type":"decide""#) {
+    ///             Some(r#"{"index":0}"#.into())
+    ///         } else {
+    ///             None
+    ///         })
+    ///     }
+    /// }
+    /// struct Factory;
+    /// impl Peer for Factory {
+    ///     fn connect(&self) -> Result<Box<dyn PeerConn>, String> {
+    ///         Ok(Box::new(First))
+    ///     }
+    /// }
+    /// let s = Match::new("lopti").peer("first", std::sync::Arc::new(Factory)).bot("lowest").games(20).run().unwrap();
+    /// assert_eq!(s.value("first", "games"), Some("20"));
+    /// ```
+    pub fn peer(mut self, label: &str, peer: Arc<dyn Peer>) -> Match {
+        self.bots.push(Entrant::Peer(label.to_string(), peer));
         self
     }
 
@@ -350,6 +387,20 @@ impl Match {
                         return Err(format!("custom bot {}: a label, not a bot file or exec: command", crate::output::clip(label)));
                     }
                     spec.strategy = CUSTOM.to_string();
+                    spec
+                }
+                Entrant::Peer(label, peer) => {
+                    let other = |e: &Entrant| matches!(e, Entrant::Peer(l, q) if l == label && !Arc::ptr_eq(peer, q));
+                    if self.bots.iter().any(other) {
+                        return Err(format!("in-process bot {}: two different bots share this label; give one another label", crate::output::clip(label)));
+                    }
+                    let mut spec = BotSpec::parse(label).map_err(|e| e.replace("--bot", "in-process bot"))?;
+                    if spec.is_external() || spec.source.is_some() {
+                        return Err(format!("in-process bot {}: a label, not a bot file or exec: command", crate::output::clip(label)));
+                    }
+                    let command = vec![std::mem::replace(&mut spec.strategy, crate::bot::EXEC.to_string())];
+                    let peer = Some(crate::external::channel::PeerRef(peer.clone()));
+                    spec.external = Some(crate::external::ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS, stderr: None, log: None, peer });
                     spec
                 }
             });

@@ -95,7 +95,7 @@ impl BotSpec {
         }
         let (strategy, external) = match (file.strategy, file.command) {
             (Some(s), None) => (s, None),
-            (None, Some(command)) if command.first().is_some_and(|c| !c.is_empty()) => (EXEC.to_string(), Some(ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS, stderr: file.stderr, log: None })),
+            (None, Some(command)) if command.first().is_some_and(|c| !c.is_empty()) => (EXEC.to_string(), Some(ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS, stderr: file.stderr, log: None, peer: None })),
             (None, Some(_)) => return Err(format!("{where_}: command: needs at least the program, e.g. command = [\"python3\", \"bot.py\"]")),
             (Some(_), Some(_)) => return Err(format!("{where_}: give either strategy (a built-in strategy) or command (an external bot), not both")),
             (None, None) => return Err(format!("{where_}: missing field `strategy` (a built-in strategy) or `command` (an external bot)")),

@@ -423,8 +423,8 @@ struct TraceArgs {
 pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Match(a) => run_match(a),
-        Command::Trace(a) => run_trace(a),
-        Command::Run(a) => run_experiment(a),
+        Command::Trace(a) => run_trace(a, &mut std::io::stdout().lock()),
+        Command::Run(a) => run_experiment(a, Console::stdout()),
         Command::Merge(a) => run_merge(a),
         Command::Balance(a) => run_balance(a),
         Command::Plot(a) => {
@@ -437,7 +437,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             }
             out.finish()
         }
-        Command::Sprt(a) => run_sprt_command(a),
+        Command::Sprt(a) => run_sprt_command(a, Console::stdout()),
         Command::List => {
             let mut out = Console::stdout();
             let _ = list(&mut out);
@@ -455,6 +455,63 @@ pub fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Man(a) => run_man(a),
     }
+}
+
+/// Folds a clap error into one line: its message lines up to the usage block, with
+/// the values it quotes clipped to [`crate::output::quote::MAX_QUOTE`] characters.
+pub fn clap_error_line(e: &clap::Error) -> String {
+    use crate::output::quote::{clip, MAX_QUOTE};
+    use clap::error::{ContextKind, ContextValue};
+    let mut text = e.render().to_string();
+    for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg, ContextKind::InvalidSubcommand] {
+        if let Some(ContextValue::String(v)) = e.get(kind) {
+            if v.chars().count() > MAX_QUOTE || v.contains(char::is_control) {
+                text = text.replace(v.as_str(), &clip(v));
+            }
+        }
+    }
+    let msg: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .collect();
+    format!("{} (see --help)", msg.join(" ").trim_start_matches("error: "))
+}
+
+/// A writer into a shared buffer (what [`run_captured`] hands a command as its
+/// standard output).
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("captured output").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs the command line `args` (without the program's name) of `trace`, `run` or
+/// `sprt` inside another program (the Python package) exactly as the binary runs it,
+/// and returns what it prints on standard output (files are written as the command
+/// writes them). Never takes over the process's signals ([`crate::interrupt::embed`]).
+/// Errors are the command line's one-line messages, without `error: `.
+pub fn run_captured(args: &[String]) -> Result<Vec<u8>, String> {
+    crate::interrupt::embed();
+    let cli = Cli::try_parse_from(std::iter::once("cardsim").chain(args.iter().map(String::as_str))).map_err(|e| clap_error_line(&e))?;
+    let buf = Captured::default();
+    let console = || Console::new(Box::new(buf.clone()));
+    match cli.command {
+        Command::Trace(a) => run_trace(a, &mut buf.clone())?,
+        Command::Run(a) => run_experiment(a, console())?,
+        Command::Sprt(a) => run_sprt_command(a, console())?,
+        _ => return Err(format!("{}: only trace, run and sprt run in-process", args.first().map_or("(no command)", String::as_str))),
+    }
+    let bytes = std::mem::take(&mut *buf.0.lock().expect("captured output"));
+    Ok(bytes)
 }
 
 /// `cardsim report DIR [--out PATH]`.
@@ -734,7 +791,8 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     out.finish()
 }
 
-fn run_experiment(a: RunArgs) -> Result<(), String> {
+/// `cardsim run`, printing to `console` (standard output on the command line).
+fn run_experiment(a: RunArgs, mut console: Console) -> Result<(), String> {
     use crate::experiment::{folder, run::{Shard, Study}, shard};
     let mut exp = Experiment::load(&a.file)?;
     if let Some(t) = a.bot_timeout {
@@ -793,7 +851,6 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
     crate::interrupt::install();
     let played = pool.install(|| study.play_from(shard, a.quiet, start, done, |state, units| shard::save_checkpoint(&out, &study, shard, state, units)))?;
     if !played.complete {
-        let mut console = Console::stdout();
         study.print_partial(&mut console, &played.shown, shard)?;
         let _ = console.finish();
         let saved = out.join(shard::checkpoint_name(shard));
@@ -811,18 +868,16 @@ fn run_experiment(a: RunArgs) -> Result<(), String> {
         let path = folder::write(&out, &shard::file_name(shard), &shard::to_bytes(&study, &a.file, shard, state)?)?;
         // The checkpoint goes only once the partial is in place.
         let _ = std::fs::remove_file(out.join(shard::checkpoint_name(shard)));
-        let mut console = Console::stdout();
         let _ = writeln!(console, "wrote {} (shard {}/{}: merge every shard with `cardsim merge DIR... --out DIR`)", path.display(), shard.k + 1, shard.n);
         return console.finish();
     }
     // The checkpoint stays in the old folder until the new one is switched in.
-    write_study(&study, &state, &out)
+    write_study(&study, &state, &out, console)
 }
 
-/// Prints a finished study and replaces its results folder with the new files at once
-/// ([`crate::experiment::folder::replace`]).
-fn write_study(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path) -> Result<(), String> {
-    let mut console = Console::stdout();
+/// Prints a finished study on `console` and replaces its results folder with the new
+/// files at once ([`crate::experiment::folder::replace`]).
+fn write_study(study: &crate::experiment::run::Study, state: &crate::experiment::run::StudyState, out: &std::path::Path, mut console: Console) -> Result<(), String> {
     write_study_with(study, state, out, Vec::new(), &mut console)?;
     console.finish()
 }
@@ -912,10 +967,11 @@ fn run_merge(a: MergeArgs) -> Result<(), String> {
     let _lock = folder::Lock::take(&a.out, &folder::lock_name(None), "--out")?;
     let (study, state) = crate::experiment::shard::merge(&a.dirs, a.experiment.as_deref())?;
     folder::check_replaceable(&a.out, &format!("{}.toml", study.exp.name), "--out", a.force)?;
-    write_study(&study, &state, &a.out)
+    write_study(&study, &state, &a.out, Console::stdout())
 }
 
-fn run_trace(a: TraceArgs) -> Result<(), String> {
+/// `cardsim trace`, writing the trace to `out` (standard output on the command line).
+fn run_trace(a: TraceArgs, out: &mut dyn Write) -> Result<(), String> {
     let (p, seed, matchup) = match &a.experiment {
         Some(file) => {
             let exp = Experiment::load(file)?;
@@ -942,9 +998,7 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
     }
     let cfg = p.run_config(a.index.saturating_add(1), seed, true);
     let (seat_bots, seeds) = cfg.match_at(seats, a.index);
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let mut stream = StreamSink::new(&mut lock, a.format);
+    let mut stream = StreamSink::new(out, a.format);
     let mut sink = crate::trace::FilterSink::new(&mut stream, a.filter);
     sink.event(match_start(&p, &cfg, matchup, a.index, &seat_bots[..seats]));
     let rec = game.trace(&seat_bots[..seats], &seeds, &mut sink);
@@ -965,7 +1019,9 @@ fn run_trace(a: TraceArgs) -> Result<(), String> {
     }
 }
 
-fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
+/// `cardsim sprt`, printing to `stdout` (standard output on the command line) unless an
+/// export takes standard output.
+fn run_sprt_command(a: SprtArgs, stdout: Console) -> Result<(), String> {
     use crate::stats::{elo_with_interval, nelo_with_interval, paired_score, Sprt, SprtVerdict, Z_95};
     if a.bots.len() != 2 {
         return Err(format!("sprt needs exactly 2 --bot options (A, then B), got {}", a.bots.len()));
@@ -988,7 +1044,7 @@ fn run_sprt_command(a: SprtArgs) -> Result<(), String> {
     let ia = p.table_of.iter().position(|&given| given == 0).expect("A is one of the bots");
     let cfg = p.run_config(u64::MAX / 4, a.seed, true);
     let (lo, hi) = sprt.bounds();
-    let mut out = if exports.takes_stdout() { Console::stderr() } else { Console::stdout() };
+    let mut out = if exports.takes_stdout() { Console::stderr() } else { stdout };
     let io = |e: std::io::Error| e.to_string();
     writeln!(out, "SPRT {} | A = {} vs B = {} | {} | seed {} | H0: {model} Elo {} H1: {} alpha {} beta {} | LLR bounds [{lo:.3}, {hi:.3}]",
         p.entry.name(), a.bots[0], a.bots[1], if p.settings.non_default().is_empty() { "default rules".into() } else { p.settings.non_default() },

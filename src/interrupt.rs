@@ -8,6 +8,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
+/// Set when cardsim runs inside another program ([`embed`]).
+static EMBEDDED: AtomicBool = AtomicBool::new(false);
+
+/// Marks cardsim as running inside another program (the Python package): [`install`]
+/// then leaves the process's signals to it (Python's Ctrl-C stays Python's).
+pub fn embed() {
+    EMBEDDED.store(true, Ordering::SeqCst);
+}
+
 /// The exit code of an interrupted command (128 + SIGINT).
 pub const EXIT_CODE: i32 = 130;
 
@@ -15,19 +24,22 @@ pub const EXIT_CODE: i32 = 130;
 /// [`EXIT_CODE`] and prints no `error:` line for it).
 pub const INTERRUPTED: &str = "interrupted";
 
-/// Installs the handler of Ctrl-C, SIGTERM and SIGHUP (once; later calls do nothing).
+/// Installs the handler of Ctrl-C, SIGTERM and SIGHUP (once; later calls do nothing;
+/// never once [`embed`] was called).
 /// Commands call it just before play starts, which tells a test waiting for that
 /// moment ([`crate::faults::notify_playing`]).
 pub fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            if REQUESTED.swap(true, Ordering::SeqCst) {
-                std::process::exit(EXIT_CODE);
-            }
-            eprintln!("\ninterrupted: finishing the deals in progress (a second Ctrl-C or SIGTERM quits at once)");
+    if !EMBEDDED.load(Ordering::SeqCst) {
+        ONCE.call_once(|| {
+            let _ = ctrlc::set_handler(|| {
+                if REQUESTED.swap(true, Ordering::SeqCst) {
+                    std::process::exit(EXIT_CODE);
+                }
+                eprintln!("\ninterrupted: finishing the deals in progress (a second Ctrl-C or SIGTERM quits at once)");
+            });
         });
-    });
+    }
     crate::faults::notify_playing();
     crate::faults::step("playing");
 }

@@ -74,8 +74,11 @@ def uniform(msg, match):
     return match.rng.randrange(len(msg["actions"]))
 
 
-def run(name, version, decide, games=None, plays=()):
-    """Plays until cardsim sends quit (or closes the input).
+class Bot:
+    """A bot of the protocol: answers the hello, keeps track of the match and asks
+    `decide` for each decision. `handle` takes one message (a dict) and returns the
+    answer (a dict) or None; `run` feeds it standard input, and cardsim's Python package
+    plays it in-process: cardsim.match("spit", [botlib.Bot(...), "greedy"]).
 
     name, version: how the bot introduces itself.
     decide: decide(msg, match) -> index of an action in msg["actions"], or None.
@@ -83,20 +86,36 @@ def run(name, version, decide, games=None, plays=()):
     plays: the optional decisions it answers itself (e.g. ["slap"] in Spit); cardsim's
            built-in default makes the others.
     """
-    match = None
-    for line in sys.stdin:
-        msg = json.loads(line)
+
+    def __init__(self, name, version, decide, games=None, plays=()):
+        self.name, self.version, self.decide = name, version, decide
+        self.games, self.plays = games, plays
+        self.match = None
+
+    def handle(self, msg):
         kind = msg["type"]
         if kind == "hello":
-            answer = {"type": "hello", "protocol": 1, "name": name, "version": version, "plays": list(plays)}
-            if games is not None:
-                answer["games"] = list(games)
-            send(answer)
-        elif kind == "match_start":
-            match = Match(msg["seat"], msg["seed"])
+            answer = {"type": "hello", "protocol": 1, "name": self.name, "version": self.version, "plays": list(self.plays)}
+            if self.games is not None:
+                answer["games"] = list(self.games)
+            return answer
+        if kind == "match_start":
+            self.match = Match(msg["seat"], msg["seed"])
         elif kind == "decide":
-            send({"index": decide(msg, match)})
+            return {"index": self.decide(msg, self.match)}
         elif kind == "match_end":
-            match = None
-        elif kind == "quit":
+            self.match = None
+        return None
+
+
+def run(name, version, decide, games=None, plays=()):
+    """Plays until cardsim sends quit (or closes the input); the arguments are those of
+    `Bot`."""
+    bot = Bot(name, version, decide, games, plays)
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "quit":
             return
+        answer = bot.handle(msg)
+        if answer is not None:
+            send(answer)

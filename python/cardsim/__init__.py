@@ -13,28 +13,15 @@ bytes and figures as ``cardsim match ... --csv`` for the same inputs::
 See docs/python.md in the repository for every function and column.
 """
 
-import csv as _csv
-import io as _io
-import re as _re
-
 from . import _cardsim
+from . import _csv
+from .bots import Bot, BotError
+from . import bots as _bots
+from .commands import run, sprt, trace, RunResult, SprtResult
+from .commands import flag_texts as _flag_texts
 
-__all__ = ["match", "games", "presets", "MatchResult", "__version__"]
+__all__ = ["match", "run", "sprt", "trace", "games", "presets", "MatchResult", "RunResult", "SprtResult", "Bot", "BotError", "__version__"]
 __version__ = _cardsim.__version__
-
-_INT = _re.compile(r"^-?[0-9]+$")
-_FLOAT = _re.compile(r"^-?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][-+]?[0-9]+)?$")
-
-
-def _typed(cell):
-    """A CSV cell as the value it holds: None when empty, int, float, or the text."""
-    if cell == "":
-        return None
-    if _INT.match(cell):
-        return int(cell)
-    if _FLOAT.match(cell):
-        return float(cell)
-    return cell
 
 
 class MatchResult:
@@ -48,9 +35,7 @@ class MatchResult:
 
     def __init__(self, csv_bytes):
         self.csv = bytes(csv_bytes)
-        reader = _csv.reader(_io.StringIO(self.csv.decode("utf-8")))
-        self.header = next(reader)
-        self.rows = [dict(zip(self.header, map(_typed, line))) for line in reader]
+        self.header, self.rows = _csv.parse(self.csv)
 
     def __len__(self):
         return len(self.rows)
@@ -70,18 +55,14 @@ class MatchResult:
         return pandas.DataFrame(self.rows, columns=self.header)
 
 
-def _flag_text(key, value):
-    if isinstance(value, bool):
-        value = "true" if value else "false"
-    return f"{key}={value}"
-
-
 def match(game, bots=(), games=10_000, seed=1, threads=None, flags=None, seating="all", bot_timeout=None):
     """Plays ``games`` matches of ``game`` and returns their summary.
 
     - ``bots``: the ``--bot`` texts, e.g. ``["smart@expert", "greedy"]``, bot files
-      (``"strategies/fast.toml"``) or external programs (``"exec:my_bot.py"``); empty
-      for the game's default bots.
+      (``"strategies/fast.toml"``), external programs (``"exec:my_bot.py"``) or Python
+      bots played in-process (objects with ``choose(view, legal)``, see
+      ``cardsim.bots``; wrap one in ``cardsim.Bot(bot, label, preset)`` to name it);
+      empty for the game's default bots.
     - ``games``: matches to play, rounded up to whole deals (every deal is played under
       every seating of ``seating``: ``"all"``, ``"rotations"`` or ``"one"``).
     - ``seed``: master seed; the same seed gives the same bytes on any thread count.
@@ -93,8 +74,8 @@ def match(game, bots=(), games=10_000, seed=1, threads=None, flags=None, seating
     """
     if isinstance(bots, str):
         raise TypeError("bots must be a list of bot texts, e.g. ['smart', 'greedy']")
-    sets = [_flag_text(k, v) for k, v in (flags or {}).items()]
-    return MatchResult(_cardsim.match_csv(game, list(bots), int(games), int(seed), threads, sets, seating, bot_timeout))
+    sets = _flag_texts(flags)
+    return MatchResult(_cardsim.match_csv(game, [_bots.spec(b) for b in bots], int(games), int(seed), threads, sets, seating, bot_timeout))
 
 
 def games():

@@ -11,6 +11,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+mod commands;
+mod strategy;
+
 fn seating(name: &str) -> PyResult<Seating> {
     match name {
         "all" => Ok(Seating::All),
@@ -20,8 +23,8 @@ fn seating(name: &str) -> PyResult<Seating> {
     }
 }
 
-/// Plays `games` matches of `game` between `bots` (the `--bot` texts; empty: the game's
-/// default bots) under the `--set` texts `sets` through [`cardsim::api::Match`], with the
+/// Plays `games` matches of `game` between `bots` (the `--bot` texts or in-process
+/// bots, see [`strategy::add_bot`]; empty: the game's default bots) under the `--set` texts `sets` through [`cardsim::api::Match`], with the
 /// GIL released, and returns the summary CSV's bytes.
 #[pyfunction]
 #[pyo3(signature = (game, bots, games, seed, threads, sets, seating_name, bot_timeout=None))]
@@ -29,7 +32,7 @@ fn seating(name: &str) -> PyResult<Seating> {
 fn match_csv<'py>(
     py: Python<'py>,
     game: &str,
-    bots: Vec<String>,
+    bots: Vec<Bound<'py, PyAny>>,
     games: u64,
     seed: u64,
     threads: Option<usize>,
@@ -39,7 +42,7 @@ fn match_csv<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mut m = Match::new(game).games(games).seed(seed).seating(seating(seating_name)?);
     for b in &bots {
-        m = m.bot(b);
+        m = strategy::add_bot(m, b)?;
     }
     for s in &sets {
         m = m.set(s);
@@ -98,6 +101,7 @@ fn _cardsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(match_csv, m)?)?;
     m.add_function(wrap_pyfunction!(games_list, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::command, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -74,7 +74,7 @@ pub fn run(a: BotCheckArgs) -> Result<(), String> {
         None => games::registry().iter().map(|g| g.name().to_string()).collect(),
     };
     let entries = names.iter().map(|n| games::find(n)).collect::<Result<Vec<_>, _>>().map_err(|e| format!("bot-check: the hello's \"games\": {e}"))?;
-    let spec = ExternalSpec { command: a.command.clone(), timeout_ms: timeout, stderr: None, log: a.log.clone() };
+    let spec = ExternalSpec { command: a.command.clone(), timeout_ms: timeout, stderr: None, log: a.log.clone(), peer: None };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "bot-check {}: {}", a.command.join(" "), if declared.is_some() { format!("plays {}", names.join(", ")) } else { "names no games; checking every game".into() });

@@ -35,6 +35,8 @@ pub enum Fault {
         /// How many actions were offered.
         offered: u32,
     },
+    /// An in-process bot failed while handling a line (the line holds its exception).
+    Raised,
 }
 
 impl Fault {
@@ -52,6 +54,7 @@ impl Fault {
             Fault::UnknownDecision => "broke the protocol: its hello's \"plays\" names a decision that is not optional in this game".into(),
             Fault::NoIndex => "broke the protocol: an answer needs an integer \"index\"".into(),
             Fault::IdleNotAllowed => "broke the protocol: \"index\": null (stay idle) is allowed only in a move of a real-time game".into(),
+            Fault::Raised => "raised an exception".into(),
             Fault::OutOfRange { offered } => format!("answered an index out of range (0 to {} were offered)", offered.saturating_sub(1)),
         }
     }

@@ -16,6 +16,7 @@
 //! thread-local slot for the match's duration. After a fault the bot is broken: its
 //! later matches are not played (the run fails on the first report anyway).
 
+pub mod channel;
 pub mod check;
 pub mod fault;
 pub mod process;
@@ -28,6 +29,7 @@ use crate::rng::MatchSeeds;
 use crate::runner::{Ending, IllegalChoice, MatchGame, MatchRecord, MetricDef, RateSet};
 use crate::settings::Settings;
 use crate::trace::TraceSink;
+use channel::{Channel, InProcess, PeerRef};
 use process::{Process, ReadError};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
@@ -58,6 +60,9 @@ pub struct ExternalSpec {
     /// A file that gets every line exchanged with the bot (`cardsim bot-check --log`):
     /// `> ` before cardsim's lines, `< ` before the bot's.
     pub log: Option<std::path::PathBuf>,
+    /// An in-process bot to talk to instead of starting `command` (which then only
+    /// names it).
+    pub peer: Option<PeerRef>,
 }
 
 impl ExternalSpec {
@@ -67,7 +72,7 @@ impl ExternalSpec {
         if command[0].is_empty() {
             return Err("exec: needs a program, e.g. exec:examples/bots/spit_greedy.py".into());
         }
-        Ok(ExternalSpec { command, timeout_ms: DEFAULT_TIMEOUT_MS, stderr: None, log: None })
+        Ok(ExternalSpec { command, timeout_ms: DEFAULT_TIMEOUT_MS, stderr: None, log: None, peer: None })
     }
 }
 
@@ -130,9 +135,9 @@ pub struct ExternalBot {
     log: Option<Mutex<std::fs::File>>,
 }
 
-/// A started process and what its hello said.
+/// A started process (or in-process peer) and what its hello said.
 struct Conn {
-    process: Process,
+    process: Box<dyn Channel>,
     /// Bit `i` set: the bot answers optional decision `decisions.all[i]` itself.
     plays: u32,
 }
@@ -184,7 +189,7 @@ impl ExternalBot {
     }
 
     /// Sends a line to `p` (and logs it); false if the bot's input is closed.
-    fn send(&self, p: &mut Process, line: &str) -> bool {
+    fn send(&self, p: &mut dyn Channel, line: &str) -> bool {
         self.note(">", line);
         p.send(line)
     }
@@ -194,7 +199,7 @@ impl ExternalBot {
     }
 
     /// Reads one line, or the fault (with its line) that happened instead.
-    fn read_line(&self, p: &mut Process) -> Result<String, (Fault, String)> {
+    fn read_line(&self, p: &mut dyn Channel) -> Result<String, (Fault, String)> {
         let line = p.read(self.timeout());
         match &line {
             Ok(l) => self.note("<", l),
@@ -204,18 +209,22 @@ impl ExternalBot {
             ReadError::TimedOut => (Fault::TimedOut { ms: self.spec.timeout_ms }, String::new()),
             ReadError::Exited(how) => (Fault::Exited, how),
             ReadError::TooLong(start) => (Fault::TooLong, start),
+            ReadError::Raised(text) => (Fault::Raised, text),
         })
     }
 
-    /// Starts a process and exchanges the hellos.
+    /// Starts a process (or connects to the in-process peer) and exchanges the hellos.
     fn connect(&self) -> Result<Conn, (Fault, String)> {
-        let mut process = Process::start(&self.spec.command, self.spec.stderr.as_deref()).map_err(|e| (Fault::CannotStart, format!("{}: {e}", self.spec.command[0])))?;
-        if !self.send(&mut process, &self.hello) {
-            let fault = self.read_line(&mut process).err().unwrap_or((Fault::Exited, String::new()));
+        let mut process: Box<dyn Channel> = match &self.spec.peer {
+            Some(peer) => Box::new(InProcess::new(peer.0.connect().map_err(|e| (Fault::CannotStart, e))?)),
+            None => Box::new(Process::start(&self.spec.command, self.spec.stderr.as_deref()).map_err(|e| (Fault::CannotStart, format!("{}: {e}", self.spec.command[0])))?),
+        };
+        if !self.send(&mut *process, &self.hello) {
+            let fault = self.read_line(&mut *process).err().unwrap_or((Fault::Exited, String::new()));
             process.close(None);
             return Err(fault);
         }
-        let answer = self.read_line(&mut process).and_then(|line| self.check_hello(&line).map_err(|f| (f, line)));
+        let answer = self.read_line(&mut *process).and_then(|line| self.check_hello(&line).map_err(|f| (f, line)));
         match answer {
             Ok(plays) => Ok(Conn { process, plays }),
             Err(fault) => {
@@ -293,7 +302,7 @@ impl ExternalBot {
             let offered = actions.len();
             let msg = json!({"type": "decide", "decision": decision, "n": n, "view": view, "actions": actions}).to_string();
             let conn = e.conn.as_mut().expect("a match without a fault has a process");
-            let answer = if self.send(&mut conn.process, &msg) { self.read_line(&mut conn.process) } else { Err((Fault::Exited, String::new())) };
+            let answer = if self.send(&mut *conn.process, &msg) { self.read_line(&mut *conn.process) } else { Err((Fault::Exited, String::new())) };
             let answer = answer.and_then(|line| parse_answer(&line, offered, idle_ok).map_err(|f| (f, line)));
             match answer {
                 Ok(a) => a,
@@ -326,7 +335,7 @@ impl ExternalBot {
         };
         let mut conn = conn;
         if let Some(c) = conn.as_mut() {
-            if !self.send(&mut c.process, &json!({"type": "match_start", "seat": seat, "seed": seed}).to_string()) {
+            if !self.send(&mut *c.process, &json!({"type": "match_start", "seat": seat, "seed": seed}).to_string()) {
                 fault = Some((Fault::Exited, String::new()));
             }
         }
@@ -359,7 +368,7 @@ impl ExternalBot {
                 if points {
                     msg["points"] = json!(rec.points[..seats]);
                 }
-                if self.send(&mut conn.process, &msg.to_string()) {
+                if self.send(&mut *conn.process, &msg.to_string()) {
                     self.pool.lock().expect("pool").push(conn);
                 } else {
                     conn.process.close(None);

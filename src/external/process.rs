@@ -22,6 +22,8 @@ pub enum ReadError {
     Exited(String),
     /// A line longer than [`MAX_LINE`]; its start.
     TooLong(String),
+    /// An in-process bot failed (raised an exception); the text says how.
+    Raised(String),
 }
 
 /// A running bot process.

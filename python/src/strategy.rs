@@ -1,0 +1,50 @@
+//! Python strategies in-process: a Python bot is an in-process peer of the bot protocol
+//! ([`cardsim::api::Peer`]). Each connection (one per worker thread that plays a match
+//! with it) is a Python object made by a factory, with a method `handle(line)` that is
+//! handed each protocol line (JSON text) and returns the answer line or `None`
+//! (`cardsim/bots.py` makes these objects from strategies and botlib bots). The calls
+//! take the GIL, which serialises them; the simulation around them runs without it.
+
+use cardsim::api::{Match, Peer, PeerConn};
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// A Python factory of connections: `make()` returns an object with `handle(line)`.
+struct PyPeer {
+    make: Py<PyAny>,
+}
+
+/// One connection: the object `make()` returned.
+struct PyConn {
+    conn: Py<PyAny>,
+}
+
+/// A Python error as one line: a `cardsim.BotError`'s message (which already names the
+/// exception and the decision), or `Type: message` for any other.
+fn error_text(py: Python<'_>, e: PyErr) -> String {
+    let is_bot_error = e.get_type(py).name().is_ok_and(|n| n.to_string() == "BotError");
+    let text = if is_bot_error { e.value(py).to_string() } else { e.to_string() };
+    text.lines().map(str::trim).collect::<Vec<_>>().join(" ")
+}
+
+impl Peer for PyPeer {
+    fn connect(&self) -> Result<Box<dyn PeerConn>, String> {
+        Python::attach(|py| self.make.call0(py).map(|conn| Box::new(PyConn { conn }) as Box<dyn PeerConn>).map_err(|e| error_text(py, e)))
+    }
+}
+
+impl PeerConn for PyConn {
+    fn message(&mut self, line: &str) -> Result<Option<String>, String> {
+        Python::attach(|py| self.conn.call_method1(py, "handle", (line,)).and_then(|a| a.extract::<Option<String>>(py)).map_err(|e| error_text(py, e)))
+    }
+}
+
+/// Adds bot `bot` to `m`: a `--bot` text (`str`), or a `(label, factory)` pair for an
+/// in-process Python bot.
+pub fn add_bot(m: Match, bot: &Bound<'_, PyAny>) -> PyResult<Match> {
+    if let Ok(text) = bot.extract::<String>() {
+        return Ok(m.bot(&text));
+    }
+    let (label, make): (String, Py<PyAny>) = bot.extract()?;
+    Ok(m.peer(&label, Arc::new(PyPeer { make })))
+}
