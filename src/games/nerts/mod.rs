@@ -5,7 +5,8 @@
 //!
 //! The rules core: flags ([`config`]), the `Copy` state for 2 to 8 players ([`state`]),
 //! actions, legality, landing with foundation races and ties, stuck detection, resets,
-//! scoring and the match ([`rules`]), and the card-count invariants ([`invariants`]).
+//! scoring and the match ([`rules`]), the legal list of a table without Jokers by bit
+//! sets (`standard`), and the card-count invariants ([`invariants`]).
 //! On the shared real-time engine: the rules as the engine needs them ([`engine`]), a
 //! player's view ([`view`]), the strategies ([`strategies`]), the match loop
 //! ([`game`]), the entry and its metrics, traces, and the invariant checker as an
@@ -19,6 +20,7 @@ pub mod game;
 pub mod invariants;
 pub mod protocol;
 pub mod rules;
+mod standard;
 pub mod state;
 pub mod strategies;
 mod trace;

@@ -355,7 +355,19 @@ impl NertsRules {
     /// plays, builds and fills from the Nerts and waste tops, stack moves, slip-unders,
     /// then flips, rotate and the call. Piles a partner's action in flight uses are out
     /// of reach (NERTS-PART-3); after a call nobody starts an action (NERTS-RT-8).
+    /// Without Jokers the list comes from bit sets (`super::standard`); the general
+    /// matching of card identities ([`NertsRules::legal_general`]) gives the same list.
     pub fn legal<const N: usize>(&self, s: &NertsState, p: usize, out: &mut ArrayVec<NertsAction, N>) {
+        if s.jokers == 0 {
+            super::standard::legal(self, s, p, out);
+        } else {
+            self.legal_general(s, p, out);
+        }
+    }
+
+    /// [`NertsRules::legal`] by the general matching of what each card stands for
+    /// ([`place_options`], [`slip_options`], [`foundation_options`]), Jokers included.
+    pub fn legal_general<const N: usize>(&self, s: &NertsState, p: usize, out: &mut ArrayVec<NertsAction, N>) {
         if s.called != NONE {
             return;
         }
@@ -541,6 +553,16 @@ impl NertsRules {
     /// open, even after one move between work piles. The foundations are taken as they
     /// stand; held cards count as back in place.
     pub fn layout_stuck(&self, s: &NertsState, d: usize) -> bool {
+        if s.jokers == 0 {
+            super::standard::layout_stuck(&self.cfg, &s.layouts[d], s.found.needs())
+        } else {
+            self.layout_stuck_general(s, d)
+        }
+    }
+
+    /// [`NertsRules::layout_stuck`] by trying each move between work piles on a copy of
+    /// the layout, Jokers included.
+    pub fn layout_stuck_general(&self, s: &NertsState, d: usize) -> bool {
         let l = &s.layouts[d];
         let needs = s.found.needs();
         if useful_now(&self.cfg, l, needs) {
@@ -742,7 +764,7 @@ fn builds_on_tops(l: &Layout) -> Option<u64> {
 
 /// The standard cards that build on card `t` with no declaration ([`place_options`]
 /// between two standard cards): one rank lower, the other colour, as a bit set.
-fn builds_on(t: Card) -> u64 {
+pub(super) fn builds_on(t: Card) -> u64 {
     if t.rank() < 2 {
         return 0;
     }

@@ -222,11 +222,14 @@ pub(super) struct Sim {
     /// Decisions whose legal list proved the layout not stuck (checked against the
     /// full NERTS-STUCK-1 test).
     pub not_stuck_proofs: u64,
+    /// Decisions on a table without Jokers whose legal list was compared with the
+    /// general matching ([`NertsRules::legal_general`]).
+    pub standard_checks: u64,
 }
 
 impl Sim {
     pub fn new(r: NertsRules, s: NertsState) -> Sim {
-        Sim { r, chk: InvariantChecker::starting_from(&s), s, hands: [Hand::Idle; 8], now: 0, landed: 0, rejected: 0, resets: 0, ties: 0, max_legal: 0, not_stuck_proofs: 0 }
+        Sim { r, chk: InvariantChecker::starting_from(&s), s, hands: [Hand::Idle; 8], now: 0, landed: 0, rejected: 0, resets: 0, ties: 0, max_legal: 0, not_stuck_proofs: 0, standard_checks: 0 }
     }
     fn n(&self) -> usize {
         self.s.players as usize
@@ -309,6 +312,14 @@ impl Sim {
             if self.hands[p] == Hand::Idle {
                 let l = legal(&self.r, &self.s, p);
                 self.max_legal = self.max_legal.max(l.len());
+                if self.s.jokers == 0 {
+                    let mut general = NertsActions::new();
+                    self.r.legal_general(&self.s, p, &mut general);
+                    assert_eq!(l, general.as_slice(), "the standard-card list differs from the general one for seat {p}");
+                    let d = self.s.layout_of[p] as usize;
+                    assert_eq!(self.r.layout_stuck(&self.s, d), self.r.layout_stuck_general(&self.s, d), "stuck detection without Jokers differs from the general one for layout {d}");
+                    self.standard_checks += 1;
+                }
                 if l.iter().any(|&a| shows_not_stuck(a)) {
                     assert!(!self.r.stuck(&self.s, p), "NERTS-STUCK-1: seat {p} has {l:?} yet is stuck");
                     self.not_stuck_proofs += 1;

@@ -48,6 +48,7 @@ struct Tally {
     checks: u64,
     max_legal: usize,
     not_stuck_proofs: u64,
+    standard_checks: u64,
     teams: u32,
     jokers: u32,
 }
@@ -72,6 +73,7 @@ fn play_many(n: usize, deals: u32, cap: u64) -> Tally {
         t.checks += sim.chk.checks;
         t.max_legal = t.max_legal.max(sim.max_legal);
         t.not_stuck_proofs += sim.not_stuck_proofs;
+        t.standard_checks += sim.standard_checks;
         t.teams += (s.teams < s.players) as u32;
         t.jokers += (cfg.jokers_per_deck > 0) as u32;
         let shared = s.n_layouts < s.players;
@@ -123,6 +125,7 @@ fn random_deals_keep_every_invariant_and_end_at_2_4_6_8_players() {
         assert!(t.rejected > 0 && t.ties > 0, "NERTS-RT-5, NERTS-RT-6: races are lost and tied at {n} players");
         assert!(t.jokers > 0 && (n < 4 || t.teams > 0), "random flags include Jokers and partnerships");
         assert!(t.called > 0 && t.max_legal <= NERTS_MAX_ACTIONS);
+        assert!(t.standard_checks > 10_000, "{n} players: the standard-card list was compared with the general one {} times", t.standard_checks);
         assert!(t.not_stuck_proofs > 100, "the legal list's proof of not being stuck was checked {} times", t.not_stuck_proofs);
         all.stuck_after_reset += t.stuck_after_reset;
         all.reset_limit += t.reset_limit;

@@ -1,0 +1,243 @@
+//! The legal list and stuck detection of a table without Jokers (`nerts.jokers_per_deck=0`, the default),
+//! from bit sets and rank arithmetic instead of the general matching of card identities
+//! ([`super::rules::place_options`] and friends).
+//!
+//! Without Jokers every card stands for itself, and a work pile is a run one rank lower
+//! and the other colour per card from its base up (NERTS-INV-6). So a stack that builds
+//! on a work top starts at the one depth whose rank is one below that top: its index is
+//! the base's rank minus that rank, and the card there fits when it is in the top's
+//! [`builds_on`] set. Foundation plays test the foundations' `needs` mask, builds and
+//! slip-unders the `builds_on` masks of the tops and the base's rank and colour.
+//!
+//! Stuck detection (NERTS-STUCK-1) works the same way on the four work tops.
+//!
+//! The list is the general one ([`NertsRules::legal`] with Jokers), action for action
+//! and in the same order: the random-play tests (`tests/random_play.rs`) compare the
+//! two at every decision of thousands of deals, and the two stuck checks. The proof that the layout is not stuck (for ROTATE under
+//! `nerts.rotate_when=stuck_only`) is kept while listing, not searched for afterwards.
+
+use super::config::{NertsConfig, RotateWhen, SlipSources};
+use super::rules::{builds_on, Decl, NertsAction, NertsRules, Source};
+use super::state::{Layout, NertsState, WorkPile, LOCK_NERTS, LOCK_STOCK, NONE, WORK_PILES};
+use crate::cards::Card;
+use arrayvec::ArrayVec;
+
+/// Rank value (1 = A .. 13 = K) of a standard card value.
+#[inline]
+const fn rank(v: u8) -> u8 {
+    v / 4 + 1
+}
+
+/// True for a red standard card value.
+#[inline]
+const fn red(v: u8) -> bool {
+    matches!(v % 4, 1 | 2)
+}
+
+/// Writes seat `p`'s legal actions into `out` on a table without Jokers (`s.jokers ==
+/// 0`): the list [`NertsRules::legal`] writes, in its order.
+pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize, out: &mut ArrayVec<NertsAction, N>) {
+    debug_assert_eq!(s.jokers, 0, "the standard-card list on a table with Jokers");
+    if s.called != NONE {
+        return;
+    }
+    let cfg = &rules.cfg;
+    let l = s.layout(p);
+    let locks = l.locks;
+    let free = |bit: u8| locks & bit == 0;
+    let needs = s.found.needs();
+    // The Nerts and waste tops a hand may take, in that order.
+    let mut singles = [(Source::Nerts, NONE); 2];
+    let mut n_singles = 0;
+    if l.nerts_len > 0 && l.nerts_up && free(LOCK_NERTS) {
+        singles[n_singles] = (Source::Nerts, l.nerts[l.nerts_len as usize - 1]);
+        n_singles += 1;
+    }
+    if l.waste_len > 0 && free(LOCK_STOCK) {
+        singles[n_singles] = (Source::Waste, l.sw[l.waste_len as usize - 1]);
+        n_singles += 1;
+    }
+    let singles = &singles[..n_singles];
+    // Work tops and what builds on each (any pile, locked or not).
+    let mut tops = [NONE; WORK_PILES];
+    let mut wants = [0u64; WORK_PILES];
+    for (i, w) in l.work.iter().enumerate() {
+        if w.len > 0 {
+            tops[i] = w.cards[w.len as usize - 1];
+            wants[i] = builds_on(Card(tops[i]));
+        }
+    }
+    // A target pile: not empty and free.
+    let target = |t: usize| tops[t] != NONE && free(1 << t);
+    let mut proof = false; // an action listed shows the layout not stuck (shows_not_stuck)
+    for &(from, v) in singles {
+        if needs >> v & 1 == 1 {
+            out.push(NertsAction::ToFoundation { from, card: Card(v) });
+            proof = true;
+        }
+    }
+    for (i, &t) in tops.iter().enumerate() {
+        if target(i) && needs >> t & 1 == 1 {
+            out.push(NertsAction::ToFoundation { from: Source::Work { pile: i as u8, depth: l.work[i].len - 1 }, card: Card(t) });
+            proof = true;
+        }
+    }
+    let empty = l.free_empty_slot();
+    for &(from, v) in singles {
+        for (t, &want) in wants.iter().enumerate() {
+            if target(t) && want >> v & 1 == 1 {
+                out.push(NertsAction::Build { from, to: t as u8, decl: Decl::NONE });
+                proof = true;
+            }
+        }
+        if let Some(to) = empty {
+            out.push(NertsAction::Fill { from, to });
+            proof = true;
+        }
+    }
+    // Stacks between work piles (NERTS-WORK-3), depth by depth as the general list.
+    for from in 0..WORK_PILES {
+        let w = &l.work[from];
+        if w.len == 0 || !free(1 << from) {
+            continue;
+        }
+        let depths = if cfg.partial_stack_moves { w.len } else { 1 };
+        let base = rank(w.cards[0]);
+        let builds = stack_builds(w, base, depths, &tops, &wants, |to| to != from && target(to));
+        let src = |depth: u8| Source::Work { pile: from as u8, depth };
+        let push_builds = |out: &mut ArrayVec<NertsAction, N>, mut bits: u64| {
+            while bits != 0 {
+                let k = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                out.push(NertsAction::Build { from: src(k / 4), to: k % 4, decl: Decl::NONE });
+            }
+        };
+        match empty {
+            None => push_builds(out, builds),
+            Some(slot) => {
+                push_builds(out, builds & 0xF);
+                for depth in 1..depths {
+                    push_builds(out, builds & (0xF << (4 * depth)));
+                    out.push(NertsAction::Fill { from: src(depth), to: slot });
+                }
+            }
+        }
+    }
+    // Slip-unders need an empty slot (NERTS-WORK-6).
+    if empty.is_some() {
+        for &(from, v) in singles {
+            if from == Source::Nerts && cfg.slip_under_sources == SlipSources::WasteOnly {
+                continue;
+            }
+            for (i, w) in l.work.iter().enumerate() {
+                if w.len > 0 && free(1 << i) {
+                    let b = w.cards[0];
+                    if rank(b) < 13 && rank(v) == rank(b) + 1 && red(v) != red(b) {
+                        out.push(NertsAction::SlipUnder { from, pile: i as u8, decl: Decl::NONE });
+                    }
+                }
+            }
+        }
+    }
+    if free(LOCK_NERTS) && l.nerts_len > 0 && !l.nerts_up {
+        out.push(NertsAction::FlipNerts);
+        proof = true;
+    }
+    if free(LOCK_STOCK) && l.sw_len > 0 {
+        out.push(if l.flip_packet(cfg).is_some() { NertsAction::FlipStock } else { NertsAction::Recycle });
+        if l.stock_len() >= 2 && (cfg.rotate_when == RotateWhen::AnyTime || !proof && rules.layout_stuck(s, s.layout_of[p] as usize)) {
+            out.push(NertsAction::Rotate);
+        }
+    }
+    if l.nerts_len == 0 {
+        out.push(NertsAction::CallNerts);
+    }
+}
+
+/// The stacks of work pile `w` (base rank `base`, stacks from depths `0..depths`) that
+/// build on the tops of the piles `onto` accepts, as bit `4 * depth + pile` each: in
+/// ascending bit order, depth by depth and pile by pile, the order of the general list.
+/// A pile is a run one rank lower per card from its base (NERTS-INV-6), so only the
+/// card of rank one below a top can build on it, at depth `base` minus that rank.
+#[inline]
+fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wants: &[u64; WORK_PILES], onto: impl Fn(usize) -> bool) -> u64 {
+    let mut bits = 0u64;
+    for to in 0..WORK_PILES {
+        if !onto(to) {
+            continue;
+        }
+        let wanted = rank(tops[to]) - 1; // 0 under an Ace: never in a pile
+        if wanted >= 1 && wanted <= base && base - wanted < depths && wants[to] >> w.cards[(base - wanted) as usize] & 1 == 1 {
+            bits |= 1 << (4 * (base - wanted) + to as u8);
+        }
+    }
+    bits
+}
+
+/// [`NertsRules::layout_stuck`] on a table without Jokers (NERTS-STUCK-1): items 1-3
+/// on the layout as it is, then after each move between work piles. A move changes only
+/// the tops of its two piles and whether a slot is empty, so each is tried on the four
+/// tops, not on a copy of the layout; the stock's pass ([`Layout::pass_tops`]) is
+/// computed once.
+pub(super) fn layout_stuck(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
+    let mut tops = [NONE; WORK_PILES];
+    for (i, w) in l.work.iter().enumerate() {
+        if w.len > 0 {
+            tops[i] = w.cards[w.len as usize - 1];
+        }
+    }
+    let nerts = (l.nerts_len > 0).then(|| l.nerts[l.nerts_len as usize - 1]);
+    if nerts.is_some() && !l.nerts_up {
+        return false; // a Nerts card to turn up
+    }
+    let pass = if l.sw_len > 0 { Some(l.pass_tops(cfg)) } else { None };
+    // Items 1-3 with these work tops and an empty slot or not.
+    let useful = |tops: &[u8; WORK_PILES], empty: bool| {
+        let mut takes = needs; // where a loose card goes: a foundation or a work top
+        for &t in tops {
+            if t != NONE {
+                if needs >> t & 1 == 1 {
+                    return true; // a work top to a foundation
+                }
+                takes |= builds_on(Card(t));
+            }
+        }
+        nerts.is_some_and(|v| empty || takes >> v & 1 == 1) || pass.is_some_and(|p| empty || p & takes != 0)
+    };
+    let empties = tops.iter().filter(|&&t| t == NONE).count();
+    if useful(&tops, empties > 0) {
+        return false;
+    }
+    let wants: [u64; WORK_PILES] = std::array::from_fn(|t| if tops[t] != NONE { builds_on(Card(tops[t])) } else { 0 });
+    let slot = tops.iter().position(|&t| t == NONE);
+    for (from, w) in l.work.iter().enumerate() {
+        if w.len == 0 {
+            continue;
+        }
+        let depths = if cfg.partial_stack_moves { w.len } else { 1 };
+        let under = |depth: u8| if depth > 0 { w.cards[depth as usize - 1] } else { NONE };
+        let mut builds = stack_builds(w, rank(w.cards[0]), depths, &tops, &wants, |to| to != from && tops[to] != NONE);
+        while builds != 0 {
+            let k = builds.trailing_zeros() as u8;
+            builds &= builds - 1;
+            let (depth, to) = (k / 4, (k % 4) as usize);
+            let mut after = tops;
+            after[to] = tops[from];
+            after[from] = under(depth);
+            if useful(&after, empties > 0 || depth == 0) {
+                return false;
+            }
+        }
+        if let Some(slot) = slot {
+            for depth in 1..depths {
+                let mut after = tops;
+                after[slot] = tops[from];
+                after[from] = under(depth);
+                if useful(&after, empties > 1) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
