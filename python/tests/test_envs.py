@@ -1,0 +1,216 @@
+"""The learning environments (cardsim.gym, cardsim.pettingzoo): Gymnasium's and
+PettingZoo's own API checks for every game, resets in the middle of a match, seeding,
+hidden cards against the trace of the same match, and learner seats that play a
+built-in strategy's choices giving that strategy's match byte for byte."""
+
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+import cardsim
+import cardsim.gym
+import cardsim.pettingzoo
+from cardsim.encoding import card_index
+
+BOTS = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "bots")
+sys.path.insert(0, BOTS)
+import botlib  # noqa: E402
+import lopti_lowest  # noqa: E402
+import nerts_lazy  # noqa: E402
+import speed_greedy  # noqa: E402
+import spit_greedy  # noqa: E402
+
+ENVS = ["spit", "speed", "lopti-3p", "nerts-3p"]
+
+
+def table_threads():
+    return [t for t in threading.enumerate() if t.name == "cardsim-table" and t.is_alive()]
+
+
+def random_episode(env, seed, steps=None):
+    """Plays random legal actions (drawn from a generator seeded by `seed`) until the
+    episode ends or `steps` were taken; returns the observations, rewards and last info."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    seen, rewards = [obs.copy()], []
+    while steps is None or len(rewards) < steps:
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        seen.append(obs.copy())
+        rewards.append(reward)
+        if terminated or truncated:
+            break
+    return seen, rewards, info
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_gymnasium_check_env_passes(env_id):
+    env = cardsim.gym.make(env_id)
+    check_env(env, skip_render_check=True)
+    env.close()
+    assert table_threads() == []
+
+
+@pytest.mark.parametrize("env_id", ENVS + ["lopti-5p"])
+def test_pettingzoo_api_test_passes(env_id):
+    env = cardsim.pettingzoo.env(env_id)
+    api_test(env, num_cycles=300)
+    env.close()
+    assert table_threads() == []
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_reset_in_the_middle_of_a_match_stops_and_joins_its_thread(env_id):
+    env = cardsim.gym.make(env_id)
+    for k in range(5):
+        env.reset(seed=k)
+        mask = env.action_masks()
+        env.step(int(np.flatnonzero(mask)[0]))
+        assert len(table_threads()) == 1, "one match runs, the abandoned ones are joined"
+    env.reset()
+    env.close()
+    assert table_threads() == []
+
+
+def test_a_pettingzoo_reset_mid_match_stops_every_learner():
+    env = cardsim.pettingzoo.env("lopti-4p")
+    for k in range(4):
+        env.reset(seed=k)
+        for _ in range(3):
+            env.step(int(np.flatnonzero(env.infos[env.agent_selection]["action_mask"])[0]))
+        assert len(table_threads()) == 1
+    env.close()
+    assert table_threads() == []
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_the_same_seed_gives_the_same_episode(env_id):
+    a = random_episode(cardsim.gym.make(env_id), 7)
+    b = random_episode(cardsim.gym.make(env_id), 7)
+    c = random_episode(cardsim.gym.make(env_id), 8)
+    assert len(a[0]) == len(b[0]) and all((x == y).all() for x, y in zip(a[0], b[0]))
+    assert a[1] == b[1] and a[2]["csv"] == b[2]["csv"]
+    assert a[2]["seed"] != c[2]["seed"]
+
+
+def test_reset_without_a_seed_continues_the_seeded_stream():
+    env = cardsim.gym.make("spit")
+    seeds = [env.reset(seed=3)[1]["seed"], env.reset()[1]["seed"]]
+    again = [env.reset(seed=3)[1]["seed"], env.reset()[1]["seed"]]
+    env.close()
+    assert seeds == again and seeds[0] != seeds[1]
+
+
+def trace_of(env_id, bots, seed):
+    game = env_id.partition("-")[0]
+    return cardsim.trace(game, bots, seed=seed, seating="one")
+
+
+def test_a_speed_observation_holds_no_hidden_card():
+    env = cardsim.gym.make("speed", opponents=["greedy"])
+    obs, info = env.reset(seed=11)
+    enc = env.encoder
+    # the deal does not depend on the bots: a built-in bot in the learner's seat
+    events = trace_of("speed", ["random", "greedy"], info["seed"])
+    hands = next(e for e in events if e["event"] == "hands")["hands"]
+    mine, theirs = {card_index(c) for c in hands[0]}, {card_index(c) for c in hands[1]}
+    assert set(np.flatnonzero(enc.field(obs, "hand"))) == mine
+    shown = set(np.flatnonzero(enc.field(obs, "shown")))
+    assert not shown & theirs and not set(np.flatnonzero(enc.field(obs, "hand"))) & theirs
+    assert enc.field(obs, "hand_count_theirs")[0] == len(theirs)
+    env.close()
+
+
+def test_a_lopti_observation_holds_no_hidden_card():
+    env = cardsim.gym.make("lopti-3p", opponents=["lowest", "lowest"], seat=1)
+    obs, info = env.reset(seed=4)
+    enc = env.encoder
+    deals = {e["seat"]: e for e in cardsim.trace("lopti", ["lowest", "lowest", "lowest"], seed=info["seed"], seating="one") if e["event"] == "deal"}
+    view = info["view"]
+    # own hand: as the view shows it (after the setup swaps), counted per rank
+    assert enc.field(obs, "hand").sum() == len(view["hand"]) == 3
+    assert enc.field(obs, "face_down")[0] == 3, "only the count of the own face-down cards"
+    # nothing encodes a face-down card, the draw pile or another seat's hand: the only
+    # cards are the own hand, face-up cards and the pile, and nobody's hand is known yet
+    assert enc.field(obs, "table_known").sum() == 0
+    counted = enc.field(obs, "hand").sum() + enc.field(obs, "table_face_up").sum() + enc.field(obs, "pile_cards").sum()
+    assert counted == 3 + 3 * 3 + sum(len(p) for p in view["pile"])
+    face_up = enc.field(obs, "table_face_up").reshape(5, 13)
+    for i in range(3):
+        seat = (1 + i) % 3
+        assert face_up[i].sum() == 3 and enc.field(obs, "table_hand")[i] == len(deals[seat]["hand"])
+        assert enc.field(obs, "table_face_down")[i] == len(deals[seat]["face_down"])
+    env.close()
+
+
+def choice_id(env, module, info):
+    """The action id of `module`'s choice (an example bot's `decide`) at this decision."""
+    index = module.decide({"decision": "move", "view": info["view"], "actions": info["legal"]}, botlib.Match(0, 0))
+    return env.encoder.idle if index is None else env.encoder.action_id(info["legal"][index])
+
+
+@pytest.mark.parametrize("game, module, label, opponents, preset", [
+    ("spit", spit_greedy, "greedy", ["smart@expert"], "expert"),
+    ("speed", speed_greedy, "greedy", ["smart@skilled"], "skilled"),
+    ("lopti-3p", lopti_lowest, "lowest", ["burner", "random"], None),
+    ("nerts-3p", nerts_lazy, "lazy", ["balanced@skilled", "nerts-first@skilled"], "skilled"),
+])
+def test_a_learner_playing_a_built_in_strategy_s_choices_plays_its_match(game, module, label, opponents, preset):
+    env = cardsim.gym.make(game, opponents=opponents, label=label, preset=preset, illegal="raise")
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        while True:
+            obs, reward, terminated, truncated, info = env.step(choice_id(env, module, info))
+            if terminated or truncated:
+                break
+        built_in = f"{label}@{preset}" if preset else label
+        want = cardsim.match(game.partition("-")[0], [built_in] + opponents, games=1, seed=info["seed"], seating="one", threads=1)
+        assert info["csv"] == want.csv
+    env.close()
+
+
+def test_an_illegal_action_loses_or_raises_as_asked():
+    env = cardsim.gym.make("lopti-3p")
+    obs, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal"]) == (-1.0, True, False, illegal)
+    assert table_threads() == []
+    strict = cardsim.gym.make("lopti-3p", illegal="raise")
+    obs, info = strict.reset(seed=1)
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal now; legal action ids"):
+        strict.step(illegal)
+    strict.close()
+
+
+def test_nerts_deal_rewards_add_up_to_the_match_points():
+    env = cardsim.gym.make("nerts-2p", rewards="deal", flags={"nerts.target": 30})
+    seen, rewards, info = random_episode(env, 2)
+    seat_points = info["result"][0]["points"][0]
+    assert sum(rewards) == seat_points and len([r for r in rewards if r]) >= 2
+    env.close()
+
+
+def test_bad_environment_arguments_are_one_line_errors():
+    for call, text in [
+        (lambda: cardsim.gym.make("chess"), "unknown environment 'chess'"),
+        (lambda: cardsim.gym.make("lopti-9p"), "lopti is played by 2 to 5 players, not 9"),
+        (lambda: cardsim.gym.make("spit", rewards="deal"), "rewards='deal' is offered for nerts only"),
+        (lambda: cardsim.gym.make("nerts-3p", flags={"nerts.jokers_per_deck": 1}), "without Jokers"),
+        (lambda: cardsim.gym.make("lopti-3p", seat=3), "seat=3"),
+    ]:
+        with pytest.raises(ValueError, match=text):
+            call()
+
+
+def test_the_core_package_imports_without_numpy_gymnasium_or_pettingzoo():
+    code = ("import sys\nfor m in ('numpy', 'gymnasium', 'pettingzoo'): sys.modules[m] = None\n"
+            "import cardsim\nprint(cardsim.match('spit', games=2, seed=1).rows[0]['games'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "2"
