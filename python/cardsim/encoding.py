@@ -47,8 +47,7 @@ class Encoder:
     #: bounds of every observation value (Nerts scores can be negative)
     low, high = -1e6, 1e6
 
-    def __init__(self, players):
-        self.players = players
+    def __init__(self):
         self.size = sum(n for _, n in self.fields)
         self.offsets = {}
         at = 0
@@ -103,7 +102,6 @@ class Encoder:
 class Spit(Encoder):
     """Spit (2 players, up to 5 slots)."""
 
-    SLOTS = 5
     fields = (
         ("seat", 1), ("slots", 1),
         ("mine_top_rank", 5), ("mine_top_suit", 5), ("mine_face_down", 5), ("mine_stock", 1), ("mine_spit", 1),
@@ -184,9 +182,7 @@ class Speed(Encoder):
 class Nerts(Encoder):
     """Nerts (2-8 players, 4 work piles, without Jokers)."""
 
-    WORK = 4
     DEPTH = 13
-    TEAMS = 8
     fields = (
         ("seat", 1), ("team", 1), ("teams", 1), ("nerts_left", 1), ("nerts_top_rank", 1), ("nerts_top_suit", 1),
         ("waste_top_rank", 1), ("waste_top_suit", 1), ("stock", 1),
@@ -260,7 +256,6 @@ class Nerts(Encoder):
 class Lopti(Encoder):
     """Lopti (2-5 players, one deck): the seats are listed from the viewer's, clockwise."""
 
-    SEATS = 5
     fields = (
         ("players", 1), ("current", 1), ("setup", 1), ("obligation", 1), ("bonus", 1), ("draw_owed", 1),
         ("draw_pile", 1), ("run3", 1), ("face_down", 1),

@@ -61,7 +61,7 @@ class Match:
             raise ValueError(f"{game} with {players} players needs {players} seats, got {len(bots)}")
         self.game, self.players, self.bots = game, players, list(bots)
         self.flags, self.rewards, self.illegal, self.label, self.preset = flags, rewards, illegal, label, preset
-        self.encoder = ENCODERS[game](players)
+        self.encoder = ENCODERS[game]()
         self.learners = [s for s, b in enumerate(self.bots) if b is None]
         # one learner: ``label``; several: ``label-SEAT`` (labels name one bot each)
         self.labels = {s: label if len(self.learners) == 1 else f"{label}-{s}" for s in self.learners}
