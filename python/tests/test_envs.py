@@ -65,6 +65,29 @@ def test_pettingzoo_api_test_passes(env_id):
     assert table_threads() == []
 
 
+@pytest.mark.parametrize("env_id, flags", [(e, None) for e in ENVS + ["lopti-2p", "lopti-5p", "nerts-2p", "nerts-6p"]] + [
+    ("spit", {"spit.num_stockpiles": 4, "spit.alternate_colors": True}),
+    ("nerts-4p", {"nerts.partnerships": "pairs", "nerts.flip_count": 1}),
+    ("lopti-3p", {"lopti.bonus_optional": True}),
+])
+def test_whole_random_episodes_stay_in_their_spaces(env_id, flags):
+    env = cardsim.gym.make(env_id, flags=flags, illegal="raise")
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        obs, info = env.reset(seed=seed)
+        while True:
+            assert env.observation_space.contains(obs)
+            legal = np.flatnonzero(info["action_mask"])
+            # every action of the protocol's list has its own id, and only those (and idle) are legal
+            ids = {env.encoder.action_id(a) for a in info["legal"]}
+            assert len(ids) == len(info["legal"]) and ids <= set(legal) <= ids | {env.encoder.idle}
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+            if terminated or truncated:
+                assert reward in (-1.0, 0.0, 1.0) and info["result"][0]["seat"] == 0
+                break
+    env.close()
+
+
 @pytest.mark.parametrize("env_id", ENVS)
 def test_reset_in_the_middle_of_a_match_stops_and_joins_its_thread(env_id):
     env = cardsim.gym.make(env_id)
