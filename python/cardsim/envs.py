@@ -59,10 +59,12 @@ class Match:
             raise ValueError("the nerts environments play without Jokers: nerts.jokers_per_deck must be 0")
         if len(bots) != players:
             raise ValueError(f"{game} with {players} players needs {players} seats, got {len(bots)}")
-        self.game, self.players, self.bots = game, players, list(bots)
-        self.flags, self.rewards, self.illegal, self.label, self.preset = flags, rewards, illegal, label, preset
+        self.game, self.bots = game, list(bots)
+        self.flags, self.rewards, self.illegal, self.preset = flags, rewards, illegal, preset
         self.encoder = ENCODERS[game]()
         self.learners = [s for s, b in enumerate(self.bots) if b is None]
+        if not self.learners:
+            raise ValueError("no learner seat: mark at least one seat None")
         # one learner: ``label``; several: ``label-SEAT`` (labels name one bot each)
         self.labels = {s: label if len(self.learners) == 1 else f"{label}-{s}" for s in self.learners}
         self.table = None
@@ -70,8 +72,8 @@ class Match:
 
     def start(self, rng):
         """Closes the running match and starts the next one from a seed drawn from
-        ``rng``; returns the first :class:`Decision` of a learner (a match that ends
-        before any is skipped, drawing the next seed)."""
+        ``rng``, up to the first decision of a learner (a match that ends before any
+        is skipped, drawing the next seed); returns that decision's reward (0)."""
         self.close()
         self.obs = {s: np.zeros(self.encoder.size, dtype=np.float32) for s in self.learners}
         self.masks = {s: self._no_mask() for s in self.learners}

@@ -227,6 +227,7 @@ def test_bad_environment_arguments_are_one_line_errors():
         (lambda: cardsim.gym.make("spit", rewards="deal"), "rewards='deal' is offered for nerts only"),
         (lambda: cardsim.gym.make("nerts-3p", flags={"nerts.jokers_per_deck": 1}), "without Jokers"),
         (lambda: cardsim.gym.make("lopti-3p", seat=3), "seat=3"),
+        (lambda: cardsim.pettingzoo.env("speed", bots=["greedy", "smart"]), "no learner seat"),
     ]:
         with pytest.raises(ValueError, match=text):
             call()
