@@ -167,3 +167,22 @@ fn strategy_parameters_on_the_command_line_and_in_bot_files() {
     let e = error(&["match", "lopti", "--bot", "mcts,exploration=x", "--bot", "lowest"]);
     assert!(e.contains("exploration=x: not a number"), "{e}");
 }
+
+#[test]
+fn a_sweep_varies_a_strategy_parameter() {
+    let d = scratch("sweep");
+    let exp = d.join("flip.toml");
+    std::fs::write(&exp, "description = \"smart's flip weight\"\ngame = \"spit\"\nseed = 3\ngames = 200\n\n[[matchup]]\nbots = [\"smart@expert\", \"greedy@expert\"]\n\n[[vary]]\nparam = \"params.flip\"\nbot = 0\nvalues = [500, 2000]\n").unwrap();
+    let out = d.join("out");
+    ok(&["run", exp.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let sweep = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let score = |label: &str| sweep.lines().find(|l| l.contains(&format!(",score,{label},"))).unwrap_or_else(|| panic!("{label} in {sweep}")).split(',').nth(4).unwrap().to_string();
+    // At its default (500) the swept bot is the plain strategy: the same score as a match.
+    let csv = d.join("plain.csv");
+    ok(&["match", "spit", "--bot", "smart@expert", "--bot", "greedy@expert", "--games", "200", "--seed", "3", "--quiet", "--csv", csv.to_str().unwrap()]);
+    let plain = std::fs::read_to_string(&csv).unwrap();
+    let row = plain.lines().find(|l| l.contains(",smart@expert,") && l.contains(",all,")).unwrap();
+    let plain_score = row.split(',').nth(15).unwrap();
+    assert_eq!(score("smart@expert params.flip=500"), plain_score);
+    assert_ne!(score("smart@expert params.flip=2000"), plain_score);
+}
