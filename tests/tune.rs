@@ -60,7 +60,7 @@ fn a_tuning_run_is_the_same_on_one_and_two_threads_and_its_bot_file_plays() {
     ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
     ok(&b.iter().map(String::as_str).collect::<Vec<_>>());
     let (x, y) = (read(&one), read(&two));
-    assert_eq!(x.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["trajectory.csv", "tuned.toml"], "no checkpoint is left");
+    assert_eq!(x.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["trajectory.csv", "trajectory.svg", "tuned.toml"], "no checkpoint is left");
     assert_eq!(x, y);
     let csv = String::from_utf8(x[0].1.clone()).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
@@ -71,6 +71,8 @@ fn a_tuning_run_is_the_same_on_one_and_two_threads_and_its_bot_file_plays() {
         assert!((f[0] - f[1] - f[2]).abs() < 1e-12 && f[0] >= 0.0 && f[0] <= 8.0, "{r}");
     }
     // The tuned bot file plays as a bot, and its parameters are what the last row holds.
+    let svg = String::from_utf8(x[1].1.clone()).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("How did each parameter move") && svg.contains("\nuncover\n") && svg.contains("\nfill\n"), "one panel per parameter");
     let bot = one.join("tuned.toml");
     let out = ok(&["match", "spit", "--bot", bot.to_str().unwrap(), "--bot", "greedy@expert", "--games", "20", "--quiet"]);
     assert!(out.contains("smart-tuned"), "{out}");

@@ -6,8 +6,8 @@
 //! has the same label, so the same seat streams, in both). The result is the
 //! candidate's summed deal score at plus less at minus (a deal's score is its share of
 //! the deal's seatings, win = 1), and SPSA moves `theta` by it. The folder gets
-//! `trajectory.csv` (one row per iteration), `tuned.toml` (a bot file of the last
-//! point) and `checkpoint.json` while it runs: `--resume` continues a stopped run from
+//! `trajectory.csv` (one row per iteration), `trajectory.svg` (its chart), `tuned.toml`
+//! (a bot file of the last point) and `checkpoint.json` while it runs: `--resume` continues a stopped run from
 //! its last whole iteration, to the same bytes. At the end an SPRT of the tuned bot
 //! against the start, on deals the tuning never played, gives the verdict.
 
@@ -173,10 +173,16 @@ pub fn run(a: &TuneArgs, out: &mut dyn Write) -> Result<(), String> {
         header.extend([format!("{n}_plus"), format!("{n}_minus"), n.to_string()]);
     }
     let csv = crate::experiment::folder::csv_bytes(&header, &rows.iter().map(|r| with_deals(r, a.deals)).collect::<Vec<_>>())?;
-    crate::experiment::folder::replace(&a.out, &[("trajectory.csv".into(), csv), ("tuned.toml".into(), bot_file.into_bytes())])?;
+    let series: Vec<(String, f64, Vec<f64>)> = names.iter().enumerate().map(|(j, n)| {
+        // Column of the parameter's value after the iteration in a row (see [`row`]).
+        let values = rows.iter().map(|r| r[4 + 3 * j + 2].parse().expect("a number written by row")).collect();
+        (n.to_string(), plan.start.get(plan.tuned[j]), values)
+    }).collect();
+    let chart = crate::output::charts::trajectory_svg(&series)?;
+    crate::experiment::folder::replace(&a.out, &[("trajectory.csv".into(), csv), ("trajectory.svg".into(), chart), ("tuned.toml".into(), bot_file.into_bytes())])?;
     let io = |e: std::io::Error| e.to_string();
     writeln!(out, "tuned after {} iterations: {}", a.iterations, crate::games::params::describe(plan.defs, &tuned)).map_err(io)?;
-    writeln!(out, "wrote {}/trajectory.csv and {}/tuned.toml ({threads} threads)", a.out.display(), a.out.display()).map_err(io)?;
+    writeln!(out, "wrote {0}/trajectory.csv, {0}/trajectory.svg and {0}/tuned.toml ({threads} threads)", a.out.display()).map_err(io)?;
     if a.sprt_games > 0 {
         final_sprt(a, &plan, &tuned, out)?;
     }
