@@ -28,6 +28,11 @@ pub struct BotSpec {
     /// The bot file it was read from and its SHA-256 (bot files only): a study pins it,
     /// so a resumed or merged run refuses a bot file changed since.
     pub source: Option<crate::experiment::pins::InputFile>,
+    /// Strategy parameters set away from their defaults, as (name, value) in the order
+    /// given (`STRATEGY[@PRESET],NAME=VALUE,...` or a bot file's `[params]`); the game
+    /// checks them against the strategy's when it builds the bot
+    /// ([`crate::games::params`]).
+    pub params: Vec<(String, f64)>,
 }
 
 /// The strategy name of every external bot.
@@ -38,7 +43,8 @@ pub const EXEC: &str = "exec";
 pub const CUSTOM: &str = "custom";
 
 impl BotSpec {
-    /// Parses `STRATEGY[@PRESET]`, or reads a bot file when the text ends in `.toml`.
+    /// Parses `STRATEGY[@PRESET][,NAME=VALUE...]` (strategy parameters after the
+    /// commas), or reads a bot file when the text ends in `.toml`.
     pub fn parse(text: &str) -> Result<BotSpec, String> {
         if text.ends_with(".toml") {
             return BotSpec::from_file(Path::new(text));
@@ -46,14 +52,21 @@ impl BotSpec {
         if let Some(rest) = text.strip_prefix("exec:") {
             return BotSpec::parse_exec(text, rest);
         }
-        let (strategy, preset) = match text.split_once('@') {
+        let (head, params) = match text.split_once(',') {
+            Some((head, rest)) => {
+                check_label(text).map_err(|e| format!("--bot {}: as a label: {e}", clip(text)))?;
+                (head, crate::games::params::parse_assignments(text, rest.split(','))?)
+            }
+            None => (text, Vec::new()),
+        };
+        let (strategy, preset) = match head.split_once('@') {
             Some((s, p)) => (s, Some(Preset::parse(p).map_err(|e| format!("--bot {}: {e}", clip(text)))?)),
-            None => (text, None),
+            None => (head, None),
         };
         if strategy.is_empty() {
             return Err(format!("--bot {}: missing strategy name before '@'", clip(text)));
         }
-        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: None, source: None })
+        Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: None, source: None, params })
     }
 
     /// Parses `exec:PATH[,ARG...][@PRESET]` (`rest` is the text after `exec:`): only a
@@ -65,7 +78,7 @@ impl BotSpec {
         };
         let external = ExternalSpec::parse(command).map_err(|e| format!("--bot {}: {e}", clip(text)))?;
         check_label(text).map_err(|e| format!("--bot {}: as a label: {e}", clip(text)))?;
-        Ok(BotSpec { strategy: EXEC.into(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: Some(external), source: None })
+        Ok(BotSpec { strategy: EXEC.into(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: Some(external), source: None, params: Vec::new() })
     }
 
     /// True for an external bot.
@@ -100,8 +113,12 @@ impl BotSpec {
             (Some(_), Some(_)) => return Err(format!("{where_}: give either strategy (a built-in strategy) or command (an external bot), not both")),
             (None, None) => return Err(format!("{where_}: missing field `strategy` (a built-in strategy) or `command` (an external bot)")),
         };
+        if external.is_some() && !file.params.is_empty() {
+            return Err(format!("{where_}: params: only a built-in strategy has parameters; an external bot takes its own settings in command = [...]"));
+        }
         let source = Some(crate::experiment::pins::InputFile { path: path.display().to_string(), sha256: crate::experiment::pins::sha256_hex(text.as_bytes()) });
-        Ok(BotSpec { strategy, preset, overrides: file.reaction, game: Some(file.game), label, external, source })
+        let params = file.params.into_iter().collect();
+        Ok(BotSpec { strategy, preset, overrides: file.reaction, game: Some(file.game), label, external, source, params })
     }
 
     /// Checks the strategy against the names a game knows, and a bot file's game.
@@ -116,7 +133,8 @@ impl BotSpec {
         }
     }
 
-    /// The bot with its preset (`param` = `preset`) or one reaction parameter changed:
+    /// The bot with its preset (`param` = `preset`), one strategy parameter
+    /// (`params.NAME`) or one reaction parameter changed:
     /// a field of a table (`scan_per_item`, `hick_b`, ...) or of a distribution
     /// (`look.mu`, `simple.tau`, ...), starting from the bot's model (its preset, or
     /// `default`, with its overrides). The result is checked against the plausible
@@ -130,6 +148,13 @@ impl BotSpec {
             return Ok(b);
         }
         let x: f64 = value.parse().map_err(|_| format!("{param}={value}: not a number"))?;
+        if let Some(name) = param.strip_prefix("params.") {
+            // A strategy parameter: checked against the strategy's when the game builds it.
+            b.params.retain(|(n, _)| n != name);
+            b.params.push((name.to_string(), x));
+            b.label = format!("{} {param}={value}", self.label);
+            return Ok(b);
+        }
         let model = self.reaction(default);
         if let Some((dist, field)) = param.split_once('.') {
             let current = match dist {
@@ -202,6 +227,9 @@ struct BotFile {
     label: Option<String>,
     #[serde(default)]
     reaction: ReactionOverrides,
+    /// Strategy parameters (sorted by name, as TOML tables are read).
+    #[serde(default)]
+    params: std::collections::BTreeMap<String, f64>,
 }
 
 /// A distribution as written in a bot file (milliseconds).

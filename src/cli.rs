@@ -62,6 +62,10 @@ enum Command {
     /// Sequential test: is bot A (first --bot) stronger than bot B by at least elo1 or
     /// at most elo0? Plays paired deals until the SPRT decides.
     Sprt(SprtArgs),
+    /// Tune a built-in bot's strategy parameters by SPSA against opponents, on common
+    /// random numbers; writes the trajectory and a bot file of the tuned bot, and tests
+    /// it against its start with an SPRT.
+    Tune(crate::tune::command::TuneArgs),
     /// List games, strategies, reaction presets and variant flags with their defaults.
     List,
     /// Print the legal actions of a position given as JSON, one per line (Lopti).
@@ -441,6 +445,11 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::List => {
             let mut out = Console::stdout();
             let _ = list(&mut out);
+            out.finish()
+        }
+        Command::Tune(a) => {
+            let mut out = Console::stdout();
+            crate::tune::command::run(&a, &mut out)?;
             out.finish()
         }
         Command::Legal(a) => run_legal(a),
@@ -1160,9 +1169,13 @@ pub fn list(out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "\n{} ({}; {} players): {}", g.name(), if g.real_time() { "real-time" } else { "turn-based" },
             if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") }, g.about())?;
         writeln!(out, "  default bots: {}", g.default_bots().join(" "))?;
-        writeln!(out, "  strategies:")?;
+        writeln!(out, "  strategies (parameters: STRATEGY[@PRESET],NAME=VALUE,... or [params] in a bot file):")?;
         for s in g.strategies() {
             writeln!(out, "    {:<10} {}", s.name, s.about)?;
+            for p in s.params {
+                let kind = if p.integer { "integer" } else { "number" };
+                writeln!(out, "      {}={}  [{kind} {} to {}]  {}", p.name, p.default, p.min, p.max, p.about)?;
+            }
         }
         writeln!(out, "  flags (--set KEY=VALUE; default first):")?;
         for f in g.flags() {

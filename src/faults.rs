@@ -8,7 +8,8 @@
 //!   folder), `switch-exchange` (every file written, before the switch),
 //!   `switch-exchanged` (just after the switch, before the old folder is removed),
 //!   `rename:FILE` (a single output file such as a shard's partial or a checkpoint is
-//!   written in full, before its rename into place).
+//!   written in full, before its rename into place), `tune-checkpoint:K` (`cardsim
+//!   tune` saved its checkpoint after iteration K).
 //! - `CARDSIM_FAULT_DISK_FULL_AFTER=N` makes every file write fail with "No space left on
 //!   device" once this process has written N bytes to files (a full disk, without a
 //!   tmpfs).

@@ -52,3 +52,5 @@ pub mod realtime;
 pub mod tomlfile;
 #[doc(hidden)]
 pub mod trace;
+#[doc(hidden)]
+pub mod tune;

@@ -109,7 +109,7 @@ impl Table {
 /// `Err` if two different bots (another strategy, preset, reaction or bot file contents)
 /// share a label.
 fn check_labels(bots: &[BotSpec]) -> Result<(), String> {
-    let what = |b: &BotSpec| (b.strategy.clone(), b.preset, format!("{:?}", b.overrides), b.game.clone(), b.source.as_ref().map(|s| s.sha256.clone()));
+    let what = |b: &BotSpec| (b.strategy.clone(), b.preset, format!("{:?} {:?}", b.overrides, b.params), b.game.clone(), b.source.as_ref().map(|s| s.sha256.clone()));
     for (i, a) in bots.iter().enumerate() {
         if let Some(b) = bots[..i].iter().find(|b| b.label == a.label && what(b) != what(a)) {
             let name = |x: &BotSpec| x.source.as_ref().map_or_else(|| format!("{}{}", x.strategy, x.preset.map_or(String::new(), |p| format!("@{}", p.name()))), |s| s.path.clone());

@@ -255,7 +255,7 @@ fn the_view_sent_is_the_view_the_built_in_strategy_gets() {
     use cardsim::games::spit::strategies::REGISTRY;
     use cardsim::realtime::{Bot, RealtimeMatch};
     use cardsim::runner::{MatchGame, SeatingDesign};
-    let make = |name: &str| (REGISTRY.iter().find(|r| r.info.name == name).unwrap().make)();
+    let make = |name: &str| REGISTRY.iter().find(|r| r.info.name == name).unwrap().make_default();
     let casual = cardsim::reaction::Preset::Casual.model();
     // The built-in greedy in seat 0 against random, one match.
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));

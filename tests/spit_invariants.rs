@@ -39,7 +39,7 @@ fn invariants_hold_after_every_event_of_random_matches() {
         }
         let cfg = SpitConfig::from_settings(&Settings::parse(&SPIT_FLAGS, &sets).unwrap());
         let bot = |rng: &mut cardsim::rng::SimRng| Bot {
-            strategy: (REGISTRY[rng.random_range(0..REGISTRY.len())].make)(),
+            strategy: REGISTRY[rng.random_range(0..REGISTRY.len())].make_default(),
             reaction: ALL_PRESETS[rng.random_range(0..ALL_PRESETS.len())].model(),
         };
         let bots = [bot(&mut rng), bot(&mut rng)];

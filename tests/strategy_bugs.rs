@@ -66,7 +66,7 @@ fn report(game: &dyn MatchGame, labels: &[&str], seed: u64, games: u64) -> (Stri
 fn a_real_time_strategy_that_chooses_an_illegal_action_is_reported_with_seat_index_and_seed() {
     let bots = vec![
         Bot { strategy: Box::new(BrokenSpit) as Box<dyn SpitStrategy>, reaction: Preset::Skilled.model() },
-        Bot { strategy: (cardsim::games::spit::strategies::REGISTRY[0].make)(), reaction: Preset::Skilled.model() },
+        Bot { strategy: cardsim::games::spit::strategies::REGISTRY[0].make_default(), reaction: Preset::Skilled.model() },
     ];
     let game = RealtimeMatch::<Spit> { cfg: SpitConfig::default(), bots };
     let (message, seat, index) = report(&game, &["broken", "fine"], 41, 200);

@@ -60,6 +60,8 @@ pub enum ParamKind {
     Preset,
     /// A bot's reaction parameter.
     Reaction,
+    /// A bot's strategy parameter (`params.NAME`, [`crate::games::params`]).
+    Strategy,
     /// The number of players (the table's bots taken in turn).
     Players,
     /// A whole rule variant: each value is a list of `KEY=VALUE` flags separated by
@@ -75,6 +77,7 @@ impl Vary {
             "set" => ParamKind::Set,
             "preset" => ParamKind::Preset,
             p if REACTION_PARAMS.contains(&p) || p.starts_with("look.") || p.starts_with("simple.") => ParamKind::Reaction,
+            p if p.starts_with("params.") => ParamKind::Strategy,
             _ => ParamKind::Flag,
         }
     }
@@ -247,11 +250,11 @@ impl Experiment {
         }
         for v in &self.vary {
             match (v.kind(), v.bot) {
-                (ParamKind::Preset | ParamKind::Reaction, None) => return Err(format!("[[vary]] {}: name the bot it changes (bot = 0 for the first)", v.param)),
-                (ParamKind::Preset | ParamKind::Reaction, Some(b)) if b >= base.bots.len() => {
+                (ParamKind::Preset | ParamKind::Reaction | ParamKind::Strategy, None) => return Err(format!("[[vary]] {}: name the bot it changes (bot = 0 for the first)", v.param)),
+                (ParamKind::Preset | ParamKind::Reaction | ParamKind::Strategy, Some(b)) if b >= base.bots.len() => {
                     return Err(format!("[[vary]] {}: bot = {b}, but the table has bots 0 to {}", v.param, base.bots.len() - 1))
                 }
-                (ParamKind::Flag | ParamKind::Players | ParamKind::Set, Some(_)) => return Err(format!("[[vary]] {}: bot = is only for preset and reaction parameters", v.param)),
+                (ParamKind::Flag | ParamKind::Players | ParamKind::Set, Some(_)) => return Err(format!("[[vary]] {}: bot = is only for preset, reaction and strategy parameters", v.param)),
                 _ => {}
             }
         }
@@ -283,7 +286,7 @@ impl Experiment {
                             let first = base.bots.iter().map(|b| self.bot_path(b)).collect::<Vec<_>>();
                             cell.bots = (0..n).map(|s| first[s % first.len()].clone()).collect();
                         }
-                        ParamKind::Preset | ParamKind::Reaction => cell.tweaks.push(Tweak { bot: v.bot.expect("checked"), param: v.param.clone(), value: value.clone() }),
+                        ParamKind::Preset | ParamKind::Reaction | ParamKind::Strategy => cell.tweaks.push(Tweak { bot: v.bot.expect("checked"), param: v.param.clone(), value: value.clone() }),
                     }
                     parts.push(match (v.bot, v.kind()) {
                         (Some(b), _) => format!("bot {b} {}={value}", v.param),

@@ -57,7 +57,7 @@ fn table(entry: &'static dyn GameEntry, spec: &ExternalSpec) -> Result<Table, St
     // The label replays in `cardsim trace` when it fits a label.
     let exec = format!("exec:{}", spec.command.join(","));
     let label = if crate::bot::check_label(&exec).is_ok() { exec } else { "bot".to_string() };
-    let mut bots = vec![BotSpec { strategy: crate::bot::EXEC.into(), preset: None, overrides: Default::default(), game: None, label, external: Some(spec.clone()), source: None }];
+    let mut bots = vec![BotSpec { strategy: crate::bot::EXEC.into(), preset: None, overrides: Default::default(), game: None, label, external: Some(spec.clone()), source: None, params: Vec::new() }];
     for d in &entry.default_bots()[1..] {
         bots.push(BotSpec::parse(d)?);
     }

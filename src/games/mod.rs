@@ -7,6 +7,7 @@ use crate::trace::TraceSink;
 use std::any::Any;
 
 pub mod lopti;
+pub mod params;
 
 /// A strategy a game offers, for `cardsim list`.
 #[derive(Clone, Copy, Debug)]
@@ -15,6 +16,8 @@ pub struct StrategyInfo {
     pub name: &'static str,
     /// One line on how it plays.
     pub about: &'static str,
+    /// Its numeric choices, settable per bot ([`params`]); empty for most.
+    pub params: &'static [params::ParamDef],
 }
 
 /// A registered strategy of a game whose strategies implement trait `S`: its listing
@@ -22,8 +25,20 @@ pub struct StrategyInfo {
 pub struct Registered<S: ?Sized> {
     /// Name and description.
     pub info: StrategyInfo,
-    /// Builds a fresh instance.
-    pub make: fn() -> Box<S>,
+    /// Builds a fresh instance with these parameter values (in the order of
+    /// `info.params`).
+    pub make: fn(&params::ParamValues) -> Box<S>,
+}
+
+impl<S: ?Sized> Registered<S> {
+    /// An instance with every parameter at its default: the standard strategy.
+    pub fn make_default(&self) -> Box<S> {
+        (self.make)(&params::ParamValues::defaults(self.info.params))
+    }
+    /// An instance for `bot`, its parameters checked against `info.params`.
+    pub fn make_for(&self, bot: &BotSpec) -> Result<Box<S>, String> {
+        Ok((self.make)(&params::ParamValues::resolve(&bot.label, self.info.params, &bot.params)?))
+    }
 }
 
 /// A game as the command line sees it: its options, and a way to build a runnable match.

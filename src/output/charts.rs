@@ -8,6 +8,7 @@
 //! | `sweep.svg` | How does each bot's score change with the swept parameter? Does the first seat have an edge at each value? | Top: each bot's `score` (win = 1) against the first swept parameter, one series per bot (named `bot I: LABEL`, I its position in the matchup as in `botI.PARAM`) with its 95% interval. With a second swept parameter: small multiples, one score panel per value of the others. The fair share 1/n is a line across only if every point has as many players; otherwise a short mark at each point. Bottom: `seat0_edge` (seat 0's score less 1/n) with its interval and a zero line, one series per value of the other parameters. |
 //! | `differences.svg` | Which points differ from the first one? | Each point after the first: its paired difference from the first point (same deals), in the CSV's unit (win = 1), a dot with its 95% interval as a horizontal bar, for `seat0_edge` and each bot's score; a bar that misses the zero line is a difference the run can tell apart from luck. |
 //! | `lengths.svg` | How long are the matches in each cell? | The distribution of the game's first length metric (finished matches only), each bin's count as a share of that cell's matches, in about 60 bins of a round width (1, 2 or 5 times a power of ten, from a multiple of it). Up to four cells overlaid as outlined histograms with a legend (in a sweep, with each point's parameter values); more cells get one panel each on the same axes. |
+//! | `trajectory.svg` (`cardsim tune`) | How did each parameter move while SPSA tuned it? | One panel per tuned parameter in its own unit: its value after each iteration, the start as a grey line. |
 //! | `ratings.svg` | Which bot is strongest in a round robin or gauntlet, and by how much? | Each bot's Bradley–Terry Elo (mean 0) with its 95% interval, best at the top; bots with an infinite rating (never lost or never won) are named in the title and left out. |
 //!
 //! The x axis of a sweep is discrete for whole-number, `true`/`false` and named values
@@ -1039,4 +1040,36 @@ mod tests {
         assert_eq!(num_label(250.0), "250");
         assert_eq!(nice_ticks(3.0, 3.0, 5), vec![3.0]);
     }
+}
+
+// ---------------------------------------------------------------------------------
+// trajectory.svg (`cardsim tune`)
+
+/// Height of one parameter's panel of a tuning trajectory.
+const TRAJECTORY_PANEL: u32 = 190;
+
+/// The chart of a `cardsim tune` run: "How did each parameter move while SPSA tuned
+/// it?", one panel per tuned parameter (each in its own unit, with the y axis of its
+/// range's part the run visited), its value after each iteration as a line, its start
+/// as a grey reference line. `series` holds (name, start, value after iteration
+/// 1, 2, ...). The same input gives the same bytes.
+pub fn trajectory_svg(series: &[(String, f64, Vec<f64>)]) -> Result<Vec<u8>, String> {
+    let iterations = series.iter().map(|s| s.2.len()).max().unwrap_or(0);
+    let x = Axis::numeric([0.0, iterations as f64], &[], "iteration".into(), 10);
+    let x = Axis { lo: 0.0, ticks: x.ticks.into_iter().filter(|t| *t >= 0.0 && *t == t.round()).collect(), ..x };
+    let title = "How did each parameter move while SPSA tuned it? (grey: the start)";
+    let height = 40 + TRAJECTORY_PANEL * series.len().max(1) as u32;
+    svg(height, |root| {
+        root.draw(&Text::new(title, (12, 12), (FONT, 16).into_font().color(&BLACK))).map_err(drawing)?;
+        let (_, panels) = root.split_vertically(40);
+        let cuts: Vec<i32> = (1..series.len()).map(|k| (k as u32 * TRAJECTORY_PANEL) as i32).collect();
+        for (i, ((name, start, values), area)) in series.iter().zip(panels.split_by_breakpoints(Vec::<i32>::new(), cuts)).enumerate() {
+            let y = Axis::numeric(values.iter().copied(), &[*start], name.clone(), 6);
+            let mut chart = frame(&area, &clip_label(name, 90), &x, &y, 72)?;
+            hline(&mut chart, &x, *start)?;
+            let pts = std::iter::once((0.0, *start)).chain(values.iter().enumerate().map(|(k, v)| ((k + 1) as f64, *v)));
+            chart.draw_series(LineSeries::new(pts, colour(i).stroke_width(2))).map_err(drawing)?;
+        }
+        Ok(())
+    })
 }

@@ -45,7 +45,7 @@ pub fn build_table_bots<S: ?Sized + 'static>(
             let strategy = match x {
                 Some(x) => external(x.clone()),
                 None if b.strategy == crate::bot::CUSTOM => crate::games::custom_strategy(&b.label, i, custom)?,
-                None => (registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?.make)(),
+                None => registry.iter().find(|r| r.info.name == b.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", b.label))?.make_for(b)?,
             };
             Ok(Bot { strategy, reaction: b.reaction(super::DEFAULT_PRESET) })
         })

@@ -71,7 +71,7 @@ impl GameEntry for LoptiEntry {
             .map(|(i, (b, x))| match x {
                 Some(x) => Ok(Box::new(super::protocol::External(x.clone())) as Box<dyn Strategy>),
                 None if b.strategy == crate::bot::CUSTOM => crate::games::custom_strategy::<dyn Strategy>(&b.label, i, custom),
-                None => strategies::build(&b.strategy, &params).ok_or_else(|| format!("--bot {}: unknown strategy", b.label)),
+                None => strategies::build_for(b, &params),
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(crate::external::wrap(Box::new(LoptiGame { rules: Rules::from_settings(settings), bots }), externals))

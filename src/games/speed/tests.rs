@@ -526,7 +526,7 @@ fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them()
     let seats = Seated::new(&[&b[0], &b[1]]);
     for flags in [vec![], vec!["speed.wrap=false".to_string(), "speed.side_pile_size=5".to_string()]] {
         let cfg = SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &flags).unwrap());
-        let strategies = ["greedy", "smart"].map(|name| (REGISTRY.iter().find(|r| r.info.name == name).unwrap().make)()).into();
+        let strategies = ["greedy", "smart"].map(|name| REGISTRY.iter().find(|r| r.info.name == name).unwrap().make_default()).into();
         let mut check = MovesCheck { cfg, strategies, states: 0 };
         for seed in 0..20 {
             play_match(&SpeedRules { cfg }, &seats, &MatchSeeds::of_deal(seed), &mut check);

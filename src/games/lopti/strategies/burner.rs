@@ -1,6 +1,6 @@
 //! `burner`: clears the pile whenever it can.
 
-use super::{lowest_choice, strong_face_up_swap, Params, Registered, Strategy};
+use super::{lowest_choice, strong_face_up_swap, Registered, Strategy};
 use crate::games::lopti::rules::{Action, Actions, ClearCause, Clears};
 use crate::games::lopti::state::Swap;
 use crate::games::lopti::view::View;
@@ -14,8 +14,8 @@ pub struct Burner;
 
 /// Registry entry.
 pub const ENTRY: Registered = Registered {
-    info: StrategyInfo { name: "burner", about: "clears whenever it can (four of a kind, then four 3s, then a 10), otherwise like lowest" },
-    build: |_: &Params| Box::new(Burner),
+    info: StrategyInfo { name: "burner", about: "clears whenever it can (four of a kind, then four 3s, then a 10), otherwise like lowest", params: &[] },
+    build: |_, _| Box::new(Burner),
 };
 
 impl Strategy for Burner {

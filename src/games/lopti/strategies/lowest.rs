@@ -1,6 +1,6 @@
 //! `lowest`: sheds its lowest ordinary cards and saves the specials.
 
-use super::{lowest_choice, strong_face_up_swap, Params, Registered, Strategy};
+use super::{lowest_choice, strong_face_up_swap, Registered, Strategy};
 use crate::games::lopti::rules::{Action, Actions};
 use crate::games::lopti::state::Swap;
 use crate::games::lopti::view::View;
@@ -16,8 +16,8 @@ pub struct Lowest;
 
 /// Registry entry.
 pub const ENTRY: Registered = Registered {
-    info: StrategyInfo { name: "lowest", about: "plays the lowest legal ordinary rank (all copies), saves 2/3/7/10, picks up only when forced" },
-    build: |_: &Params| Box::new(Lowest),
+    info: StrategyInfo { name: "lowest", about: "plays the lowest legal ordinary rank (all copies), saves 2/3/7/10, picks up only when forced", params: &[] },
+    build: |_, _| Box::new(Lowest),
 };
 
 impl Strategy for Lowest {

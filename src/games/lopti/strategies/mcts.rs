@@ -6,6 +6,7 @@ use crate::games::lopti::rules::{Action, Actions, MAX_ACTIONS};
 use crate::games::lopti::round::{play_round, Dice};
 use crate::games::lopti::state::{State, Swap};
 use crate::games::lopti::view::View;
+use crate::games::params::{ParamDef, ParamValues};
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
 use crate::games::lopti::entry::MAX_SEATS;
@@ -15,14 +16,18 @@ use rand::RngExt;
 
 /// Turns a simulation may last before it is scored as a half win.
 const ROLLOUT_TURNS: u32 = 400;
-/// UCB1 exploration constant for rewards in [0, 1].
-const EXPLORATION: f64 = 0.7;
-/// Chance that a playout move is uniformly random rather than `lowest`'s: without it,
-/// two `lowest` players can repeat the same cycle of plays and pick-ups forever.
-const PLAYOUT_NOISE: f64 = 0.1;
+/// The parameters: the UCB1 exploration constant for rewards in [0, 1], and the chance
+/// that a playout move is uniformly random rather than `lowest`'s (without it, two
+/// `lowest` players can repeat the same cycle of plays and pick-ups forever).
+const PARAMS: &[ParamDef] = &[
+    ParamDef { name: "exploration", about: "UCB1 exploration constant (rewards in [0, 1])", default: 0.7, min: 0.0, max: 4.0, integer: false },
+    ParamDef { name: "playout_noise", about: "chance that a playout move is random rather than lowest's", default: 0.1, min: 0.0, max: 1.0, integer: false },
+];
 
 /// The playout policy: `lowest`, with a random legal action now and then.
-struct Playout;
+struct Playout {
+    noise: f64,
+}
 
 impl Strategy for Playout {
     fn swap(&self, view: &View, _: &mut SimRng) -> Option<Swap> {
@@ -30,7 +35,7 @@ impl Strategy for Playout {
     }
 
     fn act(&self, _: &View, legal: &Actions, rng: &mut SimRng) -> Action {
-        if rng.random_bool(PLAYOUT_NOISE) {
+        if rng.random_bool(self.noise) {
             legal[rng.random_range(0..legal.len())]
         } else {
             lowest_choice(legal)
@@ -48,6 +53,8 @@ impl Strategy for Playout {
 /// swap is chosen the same way among no swap and the distinct swaps.
 pub struct Mcts {
     iterations: u32,
+    exploration: f64,
+    playout: Playout,
 }
 
 /// Registry entry.
@@ -55,14 +62,16 @@ pub const ENTRY: Registered = Registered {
     info: StrategyInfo {
         name: "mcts",
         about: "determinized Monte Carlo search, UCB1 over its options, noisy `lowest` playouts (budget: lopti.mcts_iterations)",
+        params: PARAMS,
     },
-    build: |p: &Params| Box::new(Mcts::new(p.mcts_iterations)),
+    build: |p: &Params, v: &ParamValues| Box::new(Mcts { iterations: p.mcts_iterations, exploration: v.get(0), playout: Playout { noise: v.get(1) } }),
 };
 
 impl Mcts {
-    /// A search with `iterations` simulations per decision.
+    /// A search with `iterations` simulations per decision and the default parameters.
     pub fn new(iterations: u32) -> Mcts {
-        Mcts { iterations }
+        let v = ParamValues::defaults(PARAMS);
+        Mcts { iterations, exploration: v.get(0), playout: Playout { noise: v.get(1) } }
     }
 
     /// The index of the best of `k` candidates; `apply(state, j)` makes candidate `j` in a
@@ -71,7 +80,7 @@ impl Mcts {
     fn search(&self, view: &View, k: usize, apply: impl Fn(&mut State, usize), rng: &mut SimRng) -> usize {
         let mut visits = [0u32; MAX_ACTIONS];
         let mut wins = [0f64; MAX_ACTIONS];
-        let playouts = [&Playout as &dyn Strategy; MAX_SEATS];
+        let playouts = [&self.playout as &dyn Strategy; MAX_SEATS];
         for i in 0..self.iterations {
             let pick = if (i as usize) < k {
                 i as usize
@@ -79,7 +88,7 @@ impl Mcts {
                 let log_n = (i as f64).ln();
                 (0..k)
                     .max_by(|&a, &b| {
-                        let ucb = |j: usize| wins[j] / visits[j] as f64 + EXPLORATION * (log_n / visits[j] as f64).sqrt();
+                        let ucb = |j: usize| wins[j] / visits[j] as f64 + self.exploration * (log_n / visits[j] as f64).sqrt();
                         ucb(a).total_cmp(&ucb(b))
                     })
                     .expect("at least one candidate")

@@ -10,6 +10,7 @@ use super::ranks::{Rank, SEVEN, TEN, THREE, TWO};
 use super::rules::{Action, Actions};
 use super::state::Swap;
 use super::view::View;
+use crate::games::params::ParamValues;
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
 
@@ -61,16 +62,22 @@ pub struct Params {
 pub struct Registered {
     /// Name and one-line description.
     pub info: StrategyInfo,
-    /// Builds the bot.
-    pub build: fn(&Params) -> Box<dyn Strategy>,
+    /// Builds the bot from the flags and its parameter values (in `info.params` order).
+    pub build: fn(&Params, &ParamValues) -> Box<dyn Strategy>,
 }
 
 /// Every Lopti strategy, in the order `cardsim list` shows them.
 pub static REGISTRY: [Registered; 4] = [random::ENTRY, lowest::ENTRY, burner::ENTRY, mcts::ENTRY];
 
-/// Builds the strategy called `name`.
+/// Builds the strategy called `name` with its default parameters.
 pub fn build(name: &str, params: &Params) -> Option<Box<dyn Strategy>> {
-    REGISTRY.iter().find(|r| r.info.name == name).map(|r| (r.build)(params))
+    REGISTRY.iter().find(|r| r.info.name == name).map(|r| (r.build)(params, &ParamValues::defaults(r.info.params)))
+}
+
+/// Builds the strategy of `bot` with its parameters, checked.
+pub fn build_for(bot: &crate::bot::BotSpec, params: &Params) -> Result<Box<dyn Strategy>, String> {
+    let r = REGISTRY.iter().find(|r| r.info.name == bot.strategy).ok_or_else(|| format!("--bot {}: unknown strategy", bot.label))?;
+    Ok((r.build)(params, &ParamValues::resolve(&bot.label, r.info.params, &bot.params)?))
 }
 
 /// How useful a card is late in the round, when face-up cards are played: specials

@@ -1,6 +1,6 @@
 //! `random`: uniform choices, reproducible by other programs from `cardsim legal lopti`.
 
-use super::{Params, Registered, Strategy};
+use super::{Registered, Strategy};
 use crate::games::lopti::rules::{Action, Actions};
 use crate::games::lopti::state::Swap;
 use crate::games::lopti::view::View;
@@ -15,8 +15,8 @@ pub struct Random;
 
 /// Registry entry.
 pub const ENTRY: Registered = Registered {
-    info: StrategyInfo { name: "random", about: "uniform over no swap + the 9 swaps, then uniform over the legal action lines" },
-    build: |_: &Params| Box::new(Random),
+    info: StrategyInfo { name: "random", about: "uniform over no swap + the 9 swaps, then uniform over the legal action lines", params: &[] },
+    build: |_, _| Box::new(Random),
 };
 
 impl Strategy for Random {

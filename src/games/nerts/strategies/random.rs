@@ -12,8 +12,8 @@ pub struct Random;
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
-    info: StrategyInfo { name: "random", about: "uniform over the legal actions (a bounded list of at most 64)" },
-    make: || Box::new(Random),
+    info: StrategyInfo { name: "random", about: "uniform over the legal actions (a bounded list of at most 64)", params: &[] },
+    make: |_| Box::new(Random),
 };
 
 impl NertsStrategy for Random {

@@ -32,23 +32,23 @@ pub struct Lazy;
 
 /// Registry entries.
 pub const NERTS_FIRST: Registered = Registered {
-    info: StrategyInfo { name: "nerts-first", about: "empties its Nerts pile at any cost: calls at once, the Nerts top anywhere, work piles rearranged to make room for it" },
-    make: || Box::new(NertsFirst),
+    info: StrategyInfo { name: "nerts-first", about: "empties its Nerts pile at any cost: calls at once, the Nerts top anywhere, work piles rearranged to make room for it", params: &[] },
+    make: |_| Box::new(NertsFirst),
 };
 /// Registry entry.
 pub const FOUNDATION_FIRST: Registered = Registered {
-    info: StrategyInfo { name: "foundation-first", about: "presses the centre first: every card that reaches a foundation goes there before anything else" },
-    make: || Box::new(FoundationFirst),
+    info: StrategyInfo { name: "foundation-first", about: "presses the centre first: every card that reaches a foundation goes there before anything else", params: &[] },
+    make: |_| Box::new(FoundationFirst),
 };
 /// Registry entry.
 pub const BALANCED: Registered = Registered {
-    info: StrategyInfo { name: "balanced", about: "builds work piles to free Nerts cards, then the centre; calls at once when ahead, after its foundation plays when behind" },
-    make: || Box::new(Balanced),
+    info: StrategyInfo { name: "balanced", about: "builds work piles to free Nerts cards, then the centre; calls at once when ahead, after its foundation plays when behind", params: &[] },
+    make: |_| Box::new(Balanced),
 };
 /// Registry entry.
 pub const LAZY: Registered = Registered {
-    info: StrategyInfo { name: "lazy", about: "plays what is open, rearranges work piles only to open a play, turns the stock only when it has nothing else" },
-    make: || Box::new(Lazy),
+    info: StrategyInfo { name: "lazy", about: "plays what is open, rearranges work piles only to open a play, turns the stock only when it has nothing else", params: &[] },
+    make: |_| Box::new(Lazy),
 };
 
 use Cat::*;

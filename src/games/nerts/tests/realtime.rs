@@ -19,7 +19,7 @@ const PRESETS: [Preset; 5] = [Preset::Novice, Preset::Casual, Preset::Skilled, P
 
 fn bot(name: &str, preset: Preset) -> NertsBot {
     let r = REGISTRY.iter().find(|r| r.info.name == name).unwrap();
-    NertsBot { strategy: (r.make)(), reaction: preset.model() }
+    NertsBot { strategy: r.make_default(), reaction: preset.model() }
 }
 
 /// Player counts the engine seats.
@@ -233,7 +233,7 @@ fn strategies_choose_the_same_whatever_the_hidden_cards() {
             continue;
         }
         for r in REGISTRY.iter().filter(|r| r.info.name != "random") {
-            let strat = (r.make)();
+            let strat = r.make_default();
             let a = strat.choose(&NertsView::new(&s, 0, &cfg), &legal, &mut rng_from(1));
             let b = strat.choose(&NertsView::new(&hidden, 0, &cfg), &legal, &mut rng_from(1));
             assert_eq!(a, b, "{} read a hidden card", r.info.name);

@@ -13,8 +13,8 @@ pub struct Greedy;
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
-    info: StrategyInfo { name: "greedy", about: "first legal play (lowest card, pile 0 first), else draws" },
-    make: || Box::new(Greedy),
+    info: StrategyInfo { name: "greedy", about: "first legal play (lowest card, pile 0 first), else draws", params: &[] },
+    make: |_| Box::new(Greedy),
 };
 
 impl SpeedStrategy for Greedy {

@@ -12,8 +12,8 @@ pub struct Random;
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
-    info: StrategyInfo { name: "random", about: "uniform over legal actions (plays and draws)" },
-    make: || Box::new(Random),
+    info: StrategyInfo { name: "random", about: "uniform over legal actions (plays and draws)", params: &[] },
+    make: |_| Box::new(Random),
 };
 
 impl SpeedStrategy for Random {

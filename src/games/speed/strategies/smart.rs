@@ -13,24 +13,29 @@ use crate::cards::{Card, CardSet};
 use crate::games::speed::moves::SpeedMoves;
 use crate::games::speed::rules::SpeedAction;
 use crate::games::speed::view::SpeedView;
+use crate::games::params::ParamDef;
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
 
-/// Heuristic play.
-pub struct Smart;
+/// Heuristic play: a score per play, its three weights the strategy's parameters.
+pub struct Smart {
+    cover: i64,
+    opp_follow: i64,
+    hard: i64,
+}
+
+/// The weights, in the order [`Smart`] reads them.
+const PARAMS: &[ParamDef] = &[
+    ParamDef { name: "cover", about: "value of one unseen card the hand left after the play could answer", default: 100.0, min: -1000.0, max: 1000.0, integer: true },
+    ParamDef { name: "opp_follow", about: "cost of one expected opponent card that fits a top after the play", default: 100.0, min: -1000.0, max: 1000.0, integer: true },
+    ParamDef { name: "hard", about: "value, per neighbour already shown, of shedding a card now", default: 100.0, min: -1000.0, max: 1000.0, integer: true },
+];
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
-    info: StrategyInfo { name: "smart", about: "keeps a hand that answers many unseen cards, gives the opponent few plays, sheds hard cards; draws only with no play" },
-    make: || Box::new(Smart),
+    info: StrategyInfo { name: "smart", about: "keeps a hand that answers many unseen cards, gives the opponent few plays, sheds hard cards; draws only with no play", params: PARAMS },
+    make: |v| Box::new(Smart { cover: v.int(0), opp_follow: v.int(1), hard: v.int(2) }),
 };
-
-/// Value of one unseen card that the hand left after the play could answer.
-const COVER: i64 = 100;
-/// Cost of one expected opponent card that fits a top after the play.
-const OPP_FOLLOW: i64 = 100;
-/// Value, per neighbour already shown, of shedding a card now.
-const HARD: i64 = 100;
 
 /// Union of the cards that fit any card of `cards`.
 fn answers(view: &SpeedView, cards: impl Iterator<Item = Card>) -> CardSet {
@@ -39,7 +44,7 @@ fn answers(view: &SpeedView, cards: impl Iterator<Item = Card>) -> CardSet {
 
 impl Smart {
     /// Score of a play of `card` onto `pile`.
-    fn play_score(view: &SpeedView, card: Card, pile: usize) -> i64 {
+    fn play_score(&self, view: &SpeedView, card: Card, pile: usize) -> i64 {
         let unseen = view.unseen();
         let mut hand = view.hand();
         hand.remove(card);
@@ -50,18 +55,18 @@ impl Smart {
         // Expected opponent hand cards that fit the tops left, times 100.
         let theirs = view.hand_count(false) as i64 * open * 100 / unseen.len().max(1) as i64;
         let hard = CardSet(view.shown().0 & view.fitting(card).0).len() as i64;
-        COVER * cover - OPP_FOLLOW * theirs / 100 + HARD * hard
+        self.cover * cover - self.opp_follow * theirs / 100 + self.hard * hard
     }
 
     /// The first best play of `legal` in the legal order, else its last action (the
     /// draw: `legal` is never empty).
-    fn pick(view: &SpeedView, legal: impl Iterator<Item = SpeedAction>) -> Option<SpeedAction> {
+    fn pick(&self, view: &SpeedView, legal: impl Iterator<Item = SpeedAction>) -> Option<SpeedAction> {
         let mut best: Option<(i64, SpeedAction)> = None;
         let mut last = None;
         for a in legal {
             last = Some(a);
             if let SpeedAction::Play { card, pile } = a {
-                let score = Self::play_score(view, card, pile as usize);
+                let score = self.play_score(view, card, pile as usize);
                 if best.is_none_or(|(b, _)| score > b) {
                     best = Some((score, a));
                 }
@@ -73,9 +78,9 @@ impl Smart {
 
 impl SpeedStrategy for Smart {
     fn choose(&self, view: &SpeedView, legal: &[SpeedAction], _: &mut SimRng) -> Option<SpeedAction> {
-        Self::pick(view, legal.iter().copied())
+        self.pick(view, legal.iter().copied())
     }
     fn choose_moves(&self, view: &SpeedView, moves: &SpeedMoves, _: &mut SimRng) -> Option<SpeedAction> {
-        Self::pick(view, moves.iter())
+        self.pick(view, moves.iter())
     }
 }

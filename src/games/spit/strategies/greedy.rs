@@ -13,8 +13,8 @@ pub struct Greedy;
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
-    info: StrategyInfo { name: "greedy", about: "first legal play in slot order, then flips, then exposing fills; slaps the smaller pile" },
-    make: || Box::new(Greedy),
+    info: StrategyInfo { name: "greedy", about: "first legal play in slot order, then flips, then exposing fills; slaps the smaller pile", params: &[] },
+    make: |_| Box::new(Greedy),
 };
 
 impl Greedy {

@@ -12,8 +12,8 @@ pub struct Random;
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
-    info: StrategyInfo { name: "random", about: "uniform over legal actions (aimless moves included); slaps a random pile" },
-    make: || Box::new(Random),
+    info: StrategyInfo { name: "random", about: "uniform over legal actions (aimless moves included); slaps a random pile", params: &[] },
+    make: |_| Box::new(Random),
 };
 
 impl SpitStrategy for Random {

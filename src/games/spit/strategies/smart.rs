@@ -9,63 +9,88 @@ use crate::games::spit::moves::SpitMoves;
 use crate::games::spit::rules::SpitAction;
 use crate::games::spit::state::MAX_SLOTS;
 use crate::games::spit::view::SpitView;
+use crate::games::params::{ParamDef, ParamValues};
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
 
-/// Heuristic play.
-pub struct Smart;
+/// Heuristic play: a score per action, its weights the strategy's parameters
+/// (a play scores 1000 plus or minus them).
+pub struct Smart {
+    uncover: i32,
+    empty_slot: i32,
+    follow_cost: i32,
+    keep_follow: i32,
+    flip: i32,
+    fill: i32,
+}
+
+/// The weights, in the order [`Smart`] reads them.
+const PARAMS: &[ParamDef] = &[
+    ParamDef { name: "uncover", about: "a play that uncovers a face-down card", default: 200.0, min: -1000.0, max: 1000.0, integer: true },
+    ParamDef { name: "empty_slot", about: "a play that empties a slot (with stock to fill it)", default: 50.0, min: -1000.0, max: 1000.0, integer: true },
+    ParamDef { name: "follow_cost", about: "cost per opponent face-up card that fits the card played", default: 100.0, min: -1000.0, max: 1000.0, integer: true },
+    ParamDef { name: "keep_follow", about: "a play that leaves the other pile one the opponent can follow", default: 5.0, min: -1000.0, max: 1000.0, integer: true },
+    ParamDef { name: "flip", about: "score of a flip (a play scores about 1000)", default: 500.0, min: 0.0, max: 2000.0, integer: true },
+    ParamDef { name: "fill", about: "score of a fill that exposes a card, plus its face-down count", default: 400.0, min: 0.0, max: 2000.0, integer: true },
+];
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
-    info: StrategyInfo { name: "smart", about: "plays that uncover cards and leave the opponent no follow-up first, then flips, then exposing fills; slaps the smaller pile" },
-    make: || Box::new(Smart),
+    info: StrategyInfo { name: "smart", about: "plays that uncover cards and leave the opponent no follow-up first, then flips, then exposing fills; slaps the smaller pile", params: PARAMS },
+    make: |v| Box::new(Smart::new(v)),
 };
 
 impl Smart {
+    /// The strategy with weights `v` (in [`PARAMS`] order).
+    fn new(v: &ParamValues) -> Smart {
+        let w = |i: usize| v.int(i) as i32;
+        Smart { uncover: w(0), empty_slot: w(1), follow_cost: w(2), keep_follow: w(3), flip: w(4), fill: w(5) }
+    }
+
     /// `theirs` is the opponent's face-up tops as a bit set (bit `c` for `Card(c)`);
     /// `follow[j]` is true when one of them fits on pile `j`'s top.
-    fn score(view: &SpitView, mine: &[Option<Card>; MAX_SLOTS], theirs: u64, follow: [bool; 2], a: SpitAction) -> Option<i32> {
+    fn score(&self, view: &SpitView, mine: &[Option<Card>; MAX_SLOTS], theirs: u64, follow: [bool; 2], a: SpitAction) -> Option<i32> {
         match a {
             SpitAction::Play { slot, pile } => {
                 let slot = slot as usize;
                 let c = mine[slot].expect("a play has a face-up card");
                 let mut score = 1000;
                 if view.face_down(true, slot) > 0 {
-                    score += 200; // uncovers a card
+                    score += self.uncover;
                 } else if view.stock_count(true) > 1 {
-                    score += 50; // empties a slot that can take another pile's top
+                    score += self.empty_slot; // the slot can take another pile's top
                 }
                 // Their face-up cards that would fit on c (each card is one bit).
                 let their_next = (view.fitting(c) & theirs).count_ones() as i32;
-                score -= 100 * their_next;
+                score -= self.follow_cost * their_next;
                 let other = 1 - pile as usize;
                 if follow[other] {
-                    score += 5;
+                    score += self.keep_follow;
                 }
                 Some(score)
             }
-            SpitAction::Flip { .. } => Some(500),
+            SpitAction::Flip { .. } => Some(self.flip),
             SpitAction::Fill { from, .. } => {
                 let down = view.face_down(true, from as usize) as i32;
-                (down > 0).then_some(400 + down)
+                (down > 0).then_some(self.fill + down)
             }
         }
     }
 
     /// The best-scored of `legal` (the last of equal scores in the legal order).
-    fn pick(view: &SpitView, legal: impl Iterator<Item = SpitAction>) -> Option<SpitAction> {
+    fn pick(&self, view: &SpitView, legal: impl Iterator<Item = SpitAction>) -> Option<SpitAction> {
         let mine = view.tops(true);
         let theirs = view.tops(false).iter().flatten().fold(0u64, |set, c| set | 1 << c.0);
         let follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));
-        legal.filter_map(|a| Self::score(view, &mine, theirs, follow, a).map(|s| (s, a))).max_by_key(|&(s, _)| s).map(|(_, a)| a)
+        legal.filter_map(|a| self.score(view, &mine, theirs, follow, a).map(|s| (s, a))).max_by_key(|&(s, _)| s).map(|(_, a)| a)
     }
 }
 
 impl SpitStrategy for Smart {
     fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
-        Self::pick(view, legal.iter().copied())
+        self.pick(view, legal.iter().copied())
     }
     fn choose_moves(&self, view: &SpitView, moves: &SpitMoves, _: &mut SimRng) -> Option<SpitAction> {
-        Self::pick(view, moves.iter())
+        self.pick(view, moves.iter())
     }
 }

@@ -103,7 +103,7 @@ fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them()
     for flags in flag_sets {
         let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
         let cfg = SpitConfig::from_settings(&Settings::parse(&crate::games::spit::config::SPIT_FLAGS, &flags).unwrap());
-        let strategies = ["greedy", "smart"].map(|name| (REGISTRY.iter().find(|r| r.info.name == name).unwrap().make)()).into();
+        let strategies = ["greedy", "smart"].map(|name| REGISTRY.iter().find(|r| r.info.name == name).unwrap().make_default()).into();
         let mut check = Check { cfg, every: every_action(), strategies, states: 0, choices: 0 };
         for seed in 0..6 {
             play_match(&SpitRules { cfg }, &seats, &MatchSeeds::of_deal(seed), &mut check);

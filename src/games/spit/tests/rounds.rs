@@ -260,7 +260,7 @@ fn opening_flip_starts_each_players_own_pile() {
 }
 
 fn greedy_bots() -> [SpitBot; 2] {
-    let g = || bot((REGISTRY[1].make)(), crate::reaction::Preset::Skilled.model());
+    let g = || bot(REGISTRY[1].make_default(), crate::reaction::Preset::Skilled.model());
     [g(), g()]
 }
 

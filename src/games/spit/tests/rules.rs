@@ -6,7 +6,6 @@ use super::kit::*;
 use crate::cards::{ranks_adjacent_circular, CardSet};
 use crate::games::spit::config::{PlayTarget, SpitConfig, SpitTarget};
 use crate::games::spit::rules::{is_progress, legal_actions, SpitAction, SpitRules};
-use crate::games::spit::strategies::SpitStrategy;
 use crate::games::spit::view::SpitView;
 use crate::realtime::{synchronise, ActionList, EngineEvent, RealtimeRules, Seated, MAX_PLAYERS};
 use crate::rng::rng_from;
@@ -229,7 +228,7 @@ fn no_aborts_by_default_and_early_return_with_allow_abort() {
 fn flips_and_fills_are_never_rejected() {
     // SPIT-RT-7: only the owner touches his stockpiles.
     let cfg = SpitConfig::default();
-    let b = || bot(Box::new(crate::games::spit::strategies::REGISTRY[0].make)() as Box<dyn SpitStrategy>, constant_model(200.0, 50.0, 50.0));
+    let b = || bot(crate::games::spit::strategies::REGISTRY[0].make_default(), constant_model(200.0, 50.0, 50.0));
     let (p0, p1) = (b(), b());
     for seed in 0..50 {
         let mut s = position([&["3/?", "-", "2/Jc"], &["2/?", "-", "1/5d"]], [4, 4], [Some("9h"), Some("2s")]);
