@@ -167,6 +167,10 @@ pub trait RealtimeRules {
     /// Player `p`'s legal moves now, written over `out`: what the engine counts, checks a
     /// choice against and hands to the player's strategy.
     fn moves(&self, s: &Self::State, p: usize, out: &mut Self::Moves);
+    /// Called once as a round starts on `s` (dealt, any opening event done): a game
+    /// that keeps derived data in its state, e.g. legal moves kept up to date by
+    /// `lift`, `land`, `put_back` and `synchronise`, builds it here. Default: nothing.
+    fn begin_round(&self, _s: &mut Self::State) {}
     /// Legal actions of player `p` now, appended to `out` in the legal order. Default:
     /// [`RealtimeRules::moves`] written out.
     fn legal(&self, s: &Self::State, p: usize, out: &mut ActionList<Self::Action>) {
@@ -292,6 +296,7 @@ where
     O: EngineObserver<R::State, R::Action>,
 {
     let n = seats.len();
+    rules.begin_round(s);
     let mut round = Round { rules, seats, hands: [Hand::Idle; MAX_PLAYERS], n, rngs, obs, counts };
     round.rest_after_sync(busy, start);
     let mut now = start;

@@ -1,13 +1,16 @@
 //! A Spit player's legal moves as bit sets (issue 19: incremental legal moves): per
 //! spit pile the slots whose face-up top fits it, the slots that can be flipped, and
-//! the fills as the slots with a face-up top times the empty slots. Built in one pass
-//! over the slots, counted by population counts, checked by one bit test, and walked in
-//! the legal order (plays by slot, the own pile before the other, then flips, then
-//! fills) without an action list.
+//! the fills as the slots with a face-up top times the empty slots. The state keeps
+//! each player's sets ([`SpitState::moves`]) up to date as the rules change one slot
+//! ([`slot_changed`]) or one pile top ([`pile_changed`]); [`SpitMoves::of`], the full
+//! rebuild in one pass over the slots, sets them up at a round's start and is what
+//! the tests check the kept sets against. Counted by population counts, checked by one
+//! bit test, and walked in the legal order (plays by slot, the own pile before the
+//! other, then flips, then fills) without an action list.
 
 use super::config::SpitConfig;
 use super::rules::{may_target, playable_mask, SpitAction};
-use super::state::SpitState;
+use super::state::{Slot, SpitState};
 use crate::realtime::{ActionList, LegalMoves};
 
 /// Player `me`'s legal moves (his hand idle). Bit `i` of a mask is slot `i`.
@@ -21,41 +24,59 @@ pub struct SpitMoves {
     other: u8,
     /// Slots showing a face-down top (FLIP).
     flips: u8,
-    /// Slots a FILL may take from (face-up tops); 0 when no slot is empty.
+    /// Slots with a face-up top: what a FILL may take from (there is a fill only when
+    /// `to` is not empty either).
     from: u8,
-    /// Empty slots a FILL may go to; 0 when no slot has a face-up top.
+    /// Empty slots: where a FILL may go.
     to: u8,
 }
 
+/// The cards player `p` may play on spit pile `j` (bit `c` for `Card(c)`; none when he
+/// may not play there or it has no top).
+#[inline]
+fn target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> u64 {
+    match s.piles[j].top {
+        Some(t) if may_target(cfg, s, p, j) => playable_mask(cfg, t),
+        _ => 0,
+    }
+}
+
 impl SpitMoves {
-    /// The legal moves of player `p` (whose hand is idle) on `s`.
+    /// No move, for player `me`.
+    pub const fn none(me: u8) -> SpitMoves {
+        SpitMoves { me, own: 0, other: 0, flips: 0, from: 0, to: 0 }
+    }
+
+    /// The legal moves of player `p` (whose hand is idle) on `s`, built from scratch.
     pub fn of(cfg: &SpitConfig, s: &SpitState, p: usize) -> SpitMoves {
-        let q = 1 - p;
-        let target = |j: usize| match s.piles[j].top {
-            Some(t) if may_target(cfg, s, p, j) => playable_mask(cfg, t),
-            _ => 0,
-        };
-        let (own_fit, other_fit) = (target(p), target(q));
-        let mut m = SpitMoves { me: p as u8, ..SpitMoves::default() };
-        let mut empty = 0u8;
+        let fit = [target(cfg, s, p, p), target(cfg, s, p, 1 - p)];
+        let mut m = SpitMoves::none(p as u8);
         for (i, slot) in s.players[p].slots[..cfg.slots as usize].iter().enumerate() {
-            let bit = 1u8 << i;
-            match slot.up {
-                Some(c) => {
-                    m.from |= bit;
-                    m.own |= bit & 0u8.wrapping_sub((own_fit >> c.0 & 1) as u8);
-                    m.other |= bit & 0u8.wrapping_sub((other_fit >> c.0 & 1) as u8);
-                }
-                None if slot.down > 0 => m.flips |= bit,
-                None => empty |= bit,
-            }
-        }
-        if empty == 0 || m.from == 0 {
-            m.from = 0;
-        } else {
-            m.to = empty;
+            m.set_slot(i, slot, fit);
         }
         m
+    }
+
+    /// Sets slot `i`'s bits from what it shows, `fit` being the cards that may go on
+    /// the own and the other pile.
+    #[inline]
+    fn set_slot(&mut self, i: usize, slot: &Slot, fit: [u64; 2]) {
+        let bit = 1u8 << i;
+        let keep = !bit;
+        self.own &= keep;
+        self.other &= keep;
+        self.flips &= keep;
+        self.from &= keep;
+        self.to &= keep;
+        match slot.up {
+            Some(c) => {
+                self.from |= bit;
+                self.own |= bit & 0u8.wrapping_sub((fit[0] >> c.0 & 1) as u8);
+                self.other |= bit & 0u8.wrapping_sub((fit[1] >> c.0 & 1) as u8);
+            }
+            None if slot.down > 0 => self.flips |= bit,
+            None => self.to |= bit,
+        }
     }
 
     /// The moves in the legal order.
@@ -64,9 +85,49 @@ impl SpitMoves {
     }
 }
 
+/// Every player's moves on `s` built from scratch into [`SpitState::moves`] (a round's
+/// start, a stall's spits).
+pub fn rebuild(cfg: &SpitConfig, s: &mut SpitState) {
+    s.moves = [SpitMoves::of(cfg, s, 0), SpitMoves::of(cfg, s, 1)];
+}
+
+/// Player `p`'s slot `i` changed on `s`: its bits in his kept moves (the pile tops
+/// are looked at only when the slot shows a face-up card).
+#[inline]
+pub fn slot_changed(cfg: &SpitConfig, s: &mut SpitState, p: usize, i: usize) {
+    let slot = s.players[p].slots[i];
+    let fit = if slot.up.is_some() { [target(cfg, s, p, p), target(cfg, s, p, 1 - p)] } else { [0; 2] };
+    s.moves[p].set_slot(i, &slot, fit);
+}
+
+/// Spit pile `j`'s top changed on `s`: both players' plays onto it in their kept moves.
+#[inline]
+pub fn pile_changed(cfg: &SpitConfig, s: &mut SpitState, j: usize) {
+    for p in 0..2 {
+        let fit = target(cfg, s, p, j);
+        let me = &s.players[p];
+        let mut plays = 0u8;
+        let mut up = s.moves[p].from;
+        while up != 0 {
+            let i = pop_lowest(&mut up);
+            let c = me.slots[i as usize].up.expect("a face-up slot has a top");
+            plays |= (1u8 << i) & 0u8.wrapping_sub((fit >> c.0 & 1) as u8);
+        }
+        let m = &mut s.moves[p];
+        if j == p {
+            m.own = plays;
+        } else {
+            m.other = plays;
+        }
+    }
+}
+
 impl LegalMoves<SpitAction> for SpitMoves {
     fn count(&self) -> usize {
-        (self.own.count_ones() + self.other.count_ones() + self.flips.count_ones() + self.from.count_ones() * self.to.count_ones()) as usize
+        // One population count for plays and flips; the fills only with an empty slot.
+        let singles = (self.own as u32 | (self.other as u32) << 8 | (self.flips as u32) << 16).count_ones();
+        let fills = if self.to == 0 { 0 } else { self.from.count_ones() * self.to.count_ones() };
+        (singles + fills) as usize
     }
     fn contains(&self, a: SpitAction) -> bool {
         let has = |mask: u8, i: u8| i < 8 && mask >> i & 1 == 1;
@@ -120,7 +181,7 @@ impl Iterator for SpitMovesIter {
         if m.flips != 0 {
             return Some(SpitAction::Flip { slot: pop_lowest(&mut m.flips) });
         }
-        while m.from != 0 {
+        while m.from != 0 && m.to != 0 {
             if self.to != 0 {
                 return Some(SpitAction::Fill { from: m.from.trailing_zeros() as u8, to: pop_lowest(&mut self.to) });
             }

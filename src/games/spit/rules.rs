@@ -2,7 +2,7 @@
 //! needs them.
 
 use super::config::{PlayTarget, SpitConfig, SpitTarget};
-use super::moves::SpitMoves;
+use super::moves::{pile_changed, rebuild, slot_changed, SpitMoves};
 use super::state::SpitState;
 use crate::cards::{ranks_adjacent_circular, Card};
 use crate::reaction::Motion;
@@ -130,8 +130,13 @@ impl RealtimeRules for SpitRules {
 
     type Moves = SpitMoves;
 
+    /// Built at the round's start, kept up to date since.
     fn moves(&self, s: &SpitState, p: usize, out: &mut SpitMoves) {
-        *out = SpitMoves::of(&self.cfg, s, p);
+        *out = s.moves[p];
+    }
+
+    fn begin_round(&self, s: &mut SpitState) {
+        rebuild(&self.cfg, s);
     }
 
     fn is_progress(&self, s: &SpitState, p: usize, a: SpitAction) -> bool {
@@ -169,6 +174,7 @@ impl RealtimeRules for SpitRules {
             SpitAction::Play { slot, .. } | SpitAction::Fill { from: slot, .. } => {
                 me.flying = me.slots[slot as usize].up.take();
                 debug_assert!(me.flying.is_some(), "lifted an empty top");
+                slot_changed(&self.cfg, s, p, slot as usize);
             }
             SpitAction::Flip { .. } => {}
         }
@@ -185,6 +191,7 @@ impl RealtimeRules for SpitRules {
                 }
                 s.players[p].flying = None;
                 s.piles[j].push(c);
+                pile_changed(&self.cfg, s, j);
                 // SPIT-END-1 (a): the last stockpile card ends the round.
                 if s.players[p].stock_count() == 0 { Landing::RoundOver } else { Landing::Placed }
             }
@@ -194,12 +201,14 @@ impl RealtimeRules for SpitRules {
                 debug_assert!(x.up.is_none() && x.down > 0);
                 x.down -= 1;
                 x.up = Some(me.hidden.draw_keyed(me.zone));
+                slot_changed(&self.cfg, s, p, slot as usize);
                 Landing::Placed
             }
             SpitAction::Fill { to, .. } => {
                 let me = &mut s.players[p];
                 debug_assert!(me.slots[to as usize].is_empty(), "only the owner touches his slots (SPIT-RT-7)");
                 me.slots[to as usize].up = me.flying.take();
+                slot_changed(&self.cfg, s, p, to as usize);
                 Landing::Placed
             }
         }
@@ -210,6 +219,7 @@ impl RealtimeRules for SpitRules {
         if let SpitAction::Play { slot, .. } | SpitAction::Fill { from: slot, .. } = a {
             debug_assert!(me.slots[slot as usize].up.is_none());
             me.slots[slot as usize].up = me.flying.take();
+            slot_changed(&self.cfg, s, p, slot as usize);
         }
     }
 
@@ -263,6 +273,7 @@ impl RealtimeRules for SpitRules {
             s.piles[j].push(c);
             took_part[p] = true;
         }
+        rebuild(&self.cfg, s);
         took_part
     }
 }

@@ -1,9 +1,11 @@
 //! The bit-packed Spit state: five stockpile slots per player, the unseen cards of each
 //! player as one set (face-down stockpile cards and spit cards are equally unknown to
 //! everyone, so a card is drawn from the set when it is revealed: design notes
-//! section 4), and the spit piles as sets with a known top. `Copy`, about 80 bytes.
+//! section 4), the spit piles as sets with a known top, and each player's legal moves
+//! as bit sets, kept up to date. `Copy`, about 90 bytes.
 
 use super::config::{ShortDeal, SpitConfig};
+use super::moves::SpitMoves;
 use crate::cards::{Card, CardSet};
 use crate::realtime::Pile;
 use crate::rng::ChanceKey;
@@ -86,6 +88,9 @@ pub struct SpitState {
     pub active: [bool; 2],
     /// Under `stall_spit_target=any`, the pile a solo spitter locked in (SPIT-STALL-4).
     pub solo_spit_pile: Option<u8>,
+    /// Each player's legal moves (his hand idle), built when a round starts and kept up
+    /// to date by the rules as slots and pile tops change (`super::moves`).
+    pub moves: [SpitMoves; 2],
 }
 
 impl SpitState {
@@ -95,6 +100,7 @@ impl SpitState {
         piles: [Pile::EMPTY; 2],
         active: [false; 2],
         solo_spit_pile: None,
+        moves: [SpitMoves::none(0), SpitMoves::none(1)],
     };
     /// True when only one spit pile is in play (SPIT-SHORT-3).
     pub fn single_pile(&self) -> bool {

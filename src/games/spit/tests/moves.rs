@@ -1,10 +1,11 @@
 //! The legal moves as bit sets ([`SpitMoves`]) against the list the rules text gives
 //! (SPIT-PLAY-1..3, SPIT-AMB-2), on every state of whole matches under several flag
 //! sets, and the built-in strategies' choice from the moves against their choice from
-//! the list.
+//! the list; and the moves the state keeps up to date against a full rebuild after
+//! every engine event of matches under random flags.
 
 use crate::bot::BotSpec;
-use crate::games::spit::config::SpitConfig;
+use crate::games::spit::config::{Allocation, PlayTarget, PointsMode, Scoring, ShortDeal, SpitConfig, SpitTarget};
 use crate::games::spit::game::{play_match, SpitEvent};
 use crate::games::spit::moves::SpitMoves;
 use crate::games::spit::rules::{may_target, playable_on, SpitAction, SpitRules};
@@ -12,7 +13,8 @@ use crate::games::spit::state::{SpitState, MAX_SLOTS};
 use crate::games::spit::strategies::{SpitStrategy, REGISTRY};
 use crate::games::spit::view::SpitView;
 use crate::realtime::{build_bots, EngineEvent, EngineObserver, LegalMoves, MatchObserver, Micros, Seated};
-use crate::rng::{rng_from, MatchSeeds};
+use crate::rng::{rng_from, MatchSeeds, SimRng};
+use rand::RngExt;
 use crate::settings::Settings;
 
 /// Player `p`'s legal actions as the rules text lists them, card by card.
@@ -110,4 +112,57 @@ fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them()
         }
         assert!(check.states > 1000 && check.choices > 1000, "{flags:?}: {} states, {} choices", check.states, check.choices);
     }
+}
+
+/// Checks after every engine event that the moves the state keeps equal a full rebuild.
+struct Kept {
+    cfg: SpitConfig,
+    events: usize,
+}
+
+impl EngineObserver<SpitState, SpitAction> for Kept {
+    fn on_event(&mut self, _: Micros, ev: EngineEvent<SpitAction>, s: &SpitState) {
+        self.events += 1;
+        for p in 0..2 {
+            assert_eq!(s.moves[p], SpitMoves::of(&self.cfg, s, p), "kept moves of player {p} after {ev:?}, {:?}: {s:?}", self.cfg);
+        }
+    }
+}
+
+impl MatchObserver<SpitState, SpitAction, SpitEvent> for Kept {
+    fn on_match_event(&mut self, _: Micros, _: SpitEvent, _: &SpitState) {}
+}
+
+/// A configuration with every flag that changes the moves or the engine's path drawn at random.
+fn random_config(rng: &mut SimRng) -> SpitConfig {
+    let mut pick = |n: u32| rng.random_range(0..n);
+    SpitConfig {
+        slots: [5, 4][pick(2) as usize],
+        play_target: [PlayTarget::Any, PlayTarget::Own][pick(2) as usize],
+        stall_spit_target: [SpitTarget::Own, SpitTarget::Any][pick(2) as usize],
+        allocation: [Allocation::Slap, Allocation::FirstOutChooses][pick(2) as usize],
+        short_deal: [ShortDeal::Rowwise, ShortDeal::Pilewise][pick(2) as usize],
+        alternate_colors: pick(2) == 1,
+        allow_abort: pick(2) == 1,
+        scoring: [Scoring::Standard, Scoring::Points][pick(2) as usize],
+        points_mode: [PointsMode::CarryOverUnplayed, PointsMode::FreshDeal, PointsMode::CarryOver][pick(3) as usize],
+        max_actions: 3000,
+    }
+}
+
+#[test]
+fn kept_moves_equal_a_rebuild_after_every_event_under_random_flags() {
+    let specs: Vec<BotSpec> = ["random@expert", "greedy@casual", "smart@novice", "random@machine"].iter().map(|s| BotSpec::parse(s).unwrap()).collect();
+    let bots = build_bots(&specs, &REGISTRY).unwrap();
+    let mut rng = rng_from(19);
+    let mut events = 0;
+    for m in 0..2000 {
+        let cfg = random_config(&mut rng);
+        let (a, b) = (rng.random_range(0..bots.len()), rng.random_range(0..bots.len()));
+        let seats = Seated::new(&[&bots[a], &bots[b]]);
+        let mut kept = Kept { cfg, events: 0 };
+        play_match(&SpitRules { cfg }, &seats, &MatchSeeds::of_deal(m), &mut kept);
+        events += kept.events;
+    }
+    assert!(events > 500_000, "{events} events checked");
 }
