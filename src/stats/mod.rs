@@ -14,7 +14,7 @@ pub use elo::{
     PairedScore,
 };
 pub use histogram::Histogram;
-pub use interval::{wilson_interval, Z_95};
+pub use interval::{t_95, wilson_interval, Z_95};
 pub use sprt::{Sprt, SprtModel, SprtVerdict};
 
 #[cfg(test)]
