@@ -12,7 +12,7 @@ use super::vote::{Count, CHANGE_KINDS};
 use super::{RuleEnd, SessionRecord};
 use crate::output::summary::SummaryRow;
 use crate::runner::MAX_SEATS;
-use crate::stats::t_95;
+use crate::stats::{cluster_ratio, t_95};
 
 /// Per bot, summed over sessions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -338,29 +338,24 @@ impl Estimate {
     }
 }
 
-/// `Σx / Σy` over clusters `(x_i, y_i)`, with the cluster-robust (linearised) standard
-/// error `sqrt(G/(G-1) Σ (x_i - r y_i)²) / Σy` and the interval `r ∓ t_{0.975, G-1} SE`,
-/// clipped to [0, 1] for shares.
+/// `Σx / Σy` over clusters `(x_i, y_i)` ([`cluster_ratio`]: the cluster-robust
+/// (linearised) standard error and the interval `r ∓ t_{0.975, G-1} SE`), clipped to
+/// [0, 1] for shares.
 pub fn ratio(groups: &[(f64, f64)], share: bool) -> Estimate {
-    let (x, y): (f64, f64) = groups.iter().fold((0.0, 0.0), |(a, b), &(p, q)| (a + p, b + q));
-    if y == 0.0 {
-        return Estimate::plain(f64::NAN, x, y);
+    let c = cluster_ratio(groups);
+    if c.y == 0.0 {
+        return Estimate::plain(f64::NAN, c.x, c.y);
     }
-    let r = x / y;
-    let g = groups.len() as f64;
-    let ss: f64 = groups.iter().map(|&(p, q)| (p - r * q).powi(2)).sum();
-    let se = if g > 1.0 { (g / (g - 1.0) * ss).sqrt() / y } else { f64::NAN };
-    let q = t_95(g - 1.0);
-    let (mut lo, mut hi) = (r - q * se, r + q * se);
+    let (mut lo, mut hi) = (c.lo, c.hi);
     if share {
         lo = lo.max(0.0);
         hi = hi.min(1.0);
     }
-    Estimate { value: r, lo, hi, count: x, total: y }
+    Estimate { value: c.value, lo, hi, count: c.x, total: c.y }
 }
 
 /// `Σx/Σy - Σz/Σm` over clusters `(x, y, z, m)`, with the linearised cluster SE and the
-/// t quantile of [`ratio`].
+/// t quantile of [`cluster_ratio`].
 pub fn ratio_difference(groups: &[(f64, f64, f64, f64)]) -> Estimate {
     let s = groups.iter().fold([0.0; 4], |a, g| [a[0] + g.0, a[1] + g.1, a[2] + g.2, a[3] + g.3]);
     if s[1] == 0.0 || s[3] == 0.0 {
@@ -375,7 +370,7 @@ pub fn ratio_difference(groups: &[(f64, f64, f64, f64)]) -> Estimate {
 }
 
 /// `(Σx - Σe) / Σy` over clusters `(x, y, e)` (observed minus expected per unit of `y`),
-/// with the linearised cluster SE and the t quantile of [`ratio`].
+/// with the linearised cluster SE and the t quantile of [`cluster_ratio`].
 pub fn excess(groups: &[(f64, f64, f64)]) -> Estimate {
     let s = groups.iter().fold([0.0; 3], |a, g| [a[0] + g.0, a[1] + g.1, a[2] + g.2]);
     if s[1] == 0.0 {
