@@ -94,7 +94,7 @@ fn three_hundred_seeds_per_game_and_for_sessions() {
     // quantile the intervals covered P(|T_9| < 1.96) = 0.918 (measured 0.890, 0.903,
     // 0.910), with the t quantile (2.262) they should cover 0.95. Checked within three
     // binomial SEs.
-    let expected = 0.95;
+    let expected: f64 = 0.95;
     let c = session_coverage(60, 300);
     println!("lopti sessions, 3 x random, 60 sessions (10 groups), 300 seeds: rounds_won coverage {c:?} (expected with the t quantile: {expected:.4})");
     let band = 3.0 * (expected * (1.0 - expected) / 300.0).sqrt();
