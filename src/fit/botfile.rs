@@ -22,8 +22,9 @@
 //! `grasp_release` are scaled down by the same factor and written into the file.
 //!
 //! **What the times do not say** comes from the base preset, by default the human preset
-//! (novice to expert) whose mean play time in the reference situation of
-//! reaction-time.md §5.2 (5 candidate cards, 1 legal move) is nearest to the fitted mean:
+//! (novice to expert) nearest in pace in play ([`super::pace`]; the bot is first built on
+//! the one whose mean play time in the reference situation of reaction-time.md §5.2 (5
+//! candidate cards, 1 legal move) is nearest to the fitted mean, [`nearest_preset`]):
 //! the simple reaction time of slaps and stall recognition, and the movements of
 //! returns, spits and slaps (now without noise). Flips and fills take the fitted look
 //! plus their own, shorter, constant movement, and the time of a move no longer depends
@@ -82,10 +83,15 @@ pub fn nearest_preset(mean: f64) -> Preset {
 }
 
 impl BotPlan {
-    /// The bot for `fit`; `preset` None chooses the preset by pace. Fails if the result
+    /// The bot for `fit`; `preset` None chooses the preset by pace in the reference
+    /// situation ([`nearest_preset`]). Fails if the result
     /// is outside the accepted reaction values (docs/usage.md, "Accepted reaction values").
     pub fn new(fit: &Fit, game: &str, strategy: &str, preset: Option<Preset>, label: &str) -> Result<BotPlan, String> {
-        let (family, params) = (fit.family, fit.params);
+        BotPlan::new_on(fit.family, fit.params, game, strategy, preset, label)
+    }
+
+    /// [`BotPlan::new`] from a family and its parameters.
+    fn new_on(family: Family, params: [f64; 3], game: &str, strategy: &str, preset: Option<Preset>, label: &str) -> Result<BotPlan, String> {
         let preset_by_pace = preset.is_none();
         let preset = preset.unwrap_or_else(|| nearest_preset(family.mean(&params)));
         let full = preset.model().motor_mean(Motion::Play);
@@ -102,6 +108,11 @@ impl BotPlan {
         let plan = BotPlan { game: game.to_string(), strategy: strategy.to_string(), preset, preset_by_pace, label: label.to_string(), family, params, motor, motor_scale, look };
         plan.model().validate().map_err(|e| format!("the fitted {} cannot be written as a bot: reaction.{e}", family.name()))?;
         Ok(plan)
+    }
+
+    /// The same fit on base preset `preset` (chosen, not by pace).
+    pub fn with_preset(&self, preset: Preset) -> Result<BotPlan, String> {
+        BotPlan::new_on(self.family, self.params, &self.game, &self.strategy, Some(preset), &self.label)
     }
 
     /// The bot's reaction model.

@@ -2,10 +2,11 @@
 //! [--preset P]`: fits both families, prints the fits and, with `--out`, writes a bot
 //! file for the better one by AIC (docs/fit-rt.md).
 
-use super::botfile::{check_loads, look_toml, preset_play_mean, BotPlan};
+use super::botfile::{check_loads, look_toml, nearest_preset, preset_play_mean, BotPlan};
 use super::families::{Moments, FAMILIES};
 use super::input::{read_times, Times};
 use super::mle::{fit, Fit};
+use super::pace::{measure, nearest_in_play, pace_text, preset_paces, Pace, PACE_MATCHES, PACE_SEED};
 use super::profile::{Bound, CHI2_1_95};
 use super::Family;
 use crate::games;
@@ -34,7 +35,13 @@ moment-based starting values). Intervals: profile likelihood 95% (the values whe
 the drop of the log-likelihood, maximised over the other parameters, stays within
 3.841); a bound that reaches a parameter's edge is printed as that edge. The
 Kolmogorov-Smirnov p-value is approximate, and too large, because the parameters were
-estimated from the same times. More in docs/fit-rt.md.";
+estimated from the same times.
+
+Pace in play: after the fit, the bot of the better fit and the strategy at each human
+preset play 40 mirror matches each (seed 1, the matches `cardsim trace GAME --bot B
+--bot B --seed 1 --index I` shows); the mean time from the start of a landed card play
+to its landing, with a 95% interval over matches, is printed per bot, and the base
+preset by default is the one nearest in play. More in docs/fit-rt.md.";
 
 /// Arguments of `cardsim fit-rt`.
 #[derive(Args, Debug)]
@@ -60,7 +67,8 @@ pub struct FitRtArgs {
     pub game: String,
     /// Base preset of the written bot, for what move times do not measure (slaps, stall
     /// recognition, returns) and for the movement part of a play. Default: the human
-    /// preset (novice to expert) whose mean play time is nearest the fitted mean.
+    /// preset (novice to expert) whose pace in play is nearest the fitted bot's (both
+    /// measured in mirror matches, printed).
     #[arg(long, value_name = "P")]
     pub preset: Option<String>,
 }
@@ -91,16 +99,97 @@ pub fn run(a: FitRtArgs) -> Result<(), String> {
     let fits: Vec<Fit> = FAMILIES.iter().map(|&f| fit(f, &times.values)).collect();
     let mut console = Console::stdout();
     let _ = console.write_all(report(&source, &times, &fits).as_bytes());
+    let label = a.out.as_deref().and_then(|o| o.file_stem()).and_then(|s| s.to_str()).unwrap_or("fitted").to_string();
+    let played = BotPlan::new(better(&fits), entry.name(), &strategy, preset, &label).and_then(|plan| in_play(entry, plan));
+    let played = match (played, &a.out) {
+        (Ok(p), _) => p,
+        (Err(e), Some(_)) => return Err(e),
+        (Err(e), None) => {
+            let _ = writeln!(console, "\nNo pace in play: {e}");
+            return console.finish();
+        }
+    };
+    let _ = console.write_all(played.text().as_bytes());
     if let (Some(out), Some(output)) = (&a.out, output) {
-        let best = better(&fits);
-        let label = out.file_stem().and_then(|s| s.to_str()).unwrap_or("fitted").to_string();
-        let plan = BotPlan::new(best, entry.name(), &strategy, preset, &label)?;
-        let text = plan.toml(&provenance(&source, &times, &fits, &plan));
+        let text = played.plan.toml(&provenance(&source, &times, &fits, &played));
         check_loads(&text)?;
         output.write(text.as_bytes())?;
-        let _ = console.write_all(written(out, &plan).as_bytes());
+        let _ = console.write_all(written(out, &played.plan).as_bytes());
     }
     console.finish()
+}
+
+/// A fitted bot and the human presets, measured in play.
+pub struct Played {
+    /// The bot, its base preset the nearest in play unless `--preset` chose it.
+    pub plan: BotPlan,
+    /// Its pace in play.
+    pub pace: Pace,
+    /// The human presets of its strategy, slowest first, with their paces in play.
+    pub presets: Vec<(Preset, Pace)>,
+    /// The preset nearest in pace by the reference situation ([`nearest_preset`]).
+    pub by_reference: Preset,
+}
+
+/// Measures `plan`'s bot and the human presets of its strategy in play
+/// ([`super::pace`]). When the base preset is chosen by pace, it becomes the preset
+/// nearest to the bot's pace in play; if that is not the preset the bot was first
+/// measured with (the nearest by the reference situation), the bot is rebuilt on it and
+/// measured again, so the printed pace is that of the bot written.
+pub fn in_play(entry: &'static dyn games::GameEntry, mut plan: BotPlan) -> Result<Played, String> {
+    let by_reference = nearest_preset(plan.family.mean(&plan.params));
+    let presets = preset_paces(entry, &plan.strategy)?;
+    let mut pace = measure(entry, &check_loads(&plan.toml(&[]))?)?;
+    if plan.preset_by_pace {
+        let nearest = nearest_in_play(&presets, pace.mean);
+        if nearest != plan.preset {
+            plan = BotPlan { preset_by_pace: true, ..plan.with_preset(nearest)? };
+            pace = measure(entry, &check_loads(&plan.toml(&[]))?)?;
+        }
+    }
+    Ok(Played { plan, pace, presets, by_reference })
+}
+
+impl Played {
+    /// The strategy at preset `p`, as a `--bot` text.
+    fn preset_bot(&self, p: Preset) -> String {
+        format!("{}@{}", self.plan.strategy, p.name())
+    }
+
+    /// The printed section on the pace in play.
+    pub fn text(&self) -> String {
+        let game = &self.plan.game;
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "\nPace in play: the time from the start of a card play to its landing, mean over the plays that landed, in {PACE_MATCHES} mirror matches of {game} per bot (against copies of itself, seed {PACE_SEED}); 95% interval over matches:"
+        );
+        let _ = writeln!(o, "  {:<22} {}", format!("fitted bot '{}'", clip(&self.plan.label)), pace_text(&self.pace));
+        for (p, pace) in &self.presets {
+            let _ = writeln!(o, "  {:<22} {}", self.preset_bot(*p), pace_text(pace));
+        }
+        let _ = writeln!(o, "{}", self.nearest_sentence());
+        let _ = writeln!(o, "Any match of it: cardsim trace {game} --bot BOT --bot BOT --seed {PACE_SEED} --index I --format jsonl (I from 0 to {}).", PACE_MATCHES - 1);
+        o
+    }
+
+    /// The sentence on the nearest preset in play and by the reference situation.
+    pub fn nearest_sentence(&self) -> String {
+        let in_play = nearest_in_play(&self.presets, self.pace.mean);
+        let at = |p: Preset| self.presets.iter().find(|x| x.0 == p).map_or(f64::NAN, |x| x.1.mean);
+        let reference = if self.by_reference == in_play {
+            "the same as by the reference situation (5 cards, 1 move)".to_string()
+        } else {
+            format!(
+                "by the reference situation (5 cards, 1 move) it would be {} ({:.0} ms against the fit's mean {:.0} ms), which plays at {:.2} ms in play",
+                self.by_reference.name(),
+                preset_play_mean(self.by_reference),
+                self.plan.family.mean(&self.plan.params),
+                at(self.by_reference)
+            )
+        };
+        format!("Nearest preset in play: {} ({:.2} ms against the fitted bot's {:.2} ms); {reference}.", in_play.name(), at(in_play), self.pace.mean)
+    }
 }
 
 /// The strategy of the first default bot (`smart@skilled` → `smart`).
@@ -205,7 +294,8 @@ fn bound_text(b: Bound, d: usize) -> String {
 }
 
 /// The comment lines at the top of a written bot file.
-fn provenance(source: &str, times: &Times, fits: &[Fit], plan: &BotPlan) -> Vec<String> {
+fn provenance(source: &str, times: &Times, fits: &[Fit], played: &Played) -> Vec<String> {
+    let plan = &played.plan;
     let best = better(fits);
     // Control characters escaped, so no comment line can break.
     let source = clip_to(source, 500);
@@ -221,13 +311,19 @@ fn provenance(source: &str, times: &Times, fits: &[Fit], plan: &BotPlan) -> Vec<
         ),
         "Scan, Hick, overlap, motor noise, misses and fumbles are 0 (the measured times contain them);".to_string(),
         format!("slaps and stall recognition keep the {} preset's simple reaction time. See docs/fit-rt.md.", plan.preset.name()),
+        format!(
+            "Pace in play ({PACE_MATCHES} mirror matches from seed {PACE_SEED}, start to landing of a landed card play): {}; {}.",
+            pace_text(&played.pace),
+            played.presets.iter().map(|(p, pace)| format!("{} {:.2} ms", played.preset_bot(*p), pace.mean)).collect::<Vec<_>>().join(", ")
+        ),
+        played.nearest_sentence(),
     ]
 }
 
 /// The lines printed after writing a bot file.
 fn written(out: &Path, plan: &BotPlan) -> String {
     let why = if plan.preset_by_pace {
-        format!(" (nearest in pace: its mean play takes {:.0} ms, the fit's mean {:.0} ms)", preset_play_mean(plan.preset), plan.family.mean(&plan.params))
+        " (nearest in pace in play)".to_string()
     } else {
         String::new()
     };

@@ -12,6 +12,7 @@
 //! - [`profile`]: the profile-likelihood 95 % intervals;
 //! - [`ks`]: the Kolmogorov–Smirnov goodness-of-fit test;
 //! - [`botfile`]: mapping a fit onto the reaction model, and the bot file's text;
+//! - [`pace`]: a bot's pace measured in play, and the nearest preset by it;
 //! - [`command`]: the command itself.
 
 pub mod botfile;
@@ -21,6 +22,7 @@ pub mod input;
 pub mod ks;
 pub mod mle;
 pub mod optimise;
+pub mod pace;
 pub mod profile;
 
 pub use families::Family;

@@ -65,6 +65,12 @@ pub trait GameEntry: Sync {
     }
     /// Bytes of the game's full state (`size_of`), for `cardsim bench`.
     fn state_bytes(&self) -> usize;
+    /// For a real-time game, the trace event of a landed card play to a shared pile
+    /// (the engine's `Motion::Play`; its `start` event names the same action), which
+    /// `fit-rt` times in play; `None` for a turn-based game.
+    fn play_event(&self) -> Option<&'static str> {
+        None
+    }
     /// Builds a match of `bots` under `settings`, validating both.
     fn build(&self, bots: &[BotSpec], settings: &Settings) -> Result<Box<dyn TracedGame>, String> {
         self.build_with(bots, settings, &|_| None)

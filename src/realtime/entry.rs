@@ -33,6 +33,8 @@ pub trait RealtimeGame: 'static {
     const RATES: Option<&'static RateSet> = None;
     /// Bytes of the game's full state (`size_of`), for `cardsim bench`.
     const STATE_BYTES: usize;
+    /// The trace event of a landed play to a shared pile ([`GameEntry::play_event`]).
+    const PLAY_EVENT: &'static str = "play";
     /// Variant flags with defaults.
     fn flags() -> &'static [FlagDef];
     /// Per-match metrics.
@@ -97,6 +99,9 @@ impl<G: RealtimeGame> GameEntry for RealtimeEntry<G> {
     }
     fn state_bytes(&self) -> usize {
         G::STATE_BYTES
+    }
+    fn play_event(&self) -> Option<&'static str> {
+        Some(G::PLAY_EVENT)
     }
     fn build_with(&self, bots: &[BotSpec], settings: &Settings, custom: &dyn Fn(usize) -> Option<Box<dyn std::any::Any>>) -> Result<Box<dyn TracedGame>, String> {
         let externals = crate::external::externals(bots, G::NAME, settings, G::DECISIONS)?;

@@ -1,7 +1,8 @@
 //! Statistics that merge exactly: integer counts and histograms, Wilson intervals,
-//! Elo estimates, the SPRT, paired differences between configurations and
+//! ratios over clusters, Elo estimates, the SPRT, paired differences between configurations and
 //! Bradley–Terry ratings.
 
+pub mod cluster;
 pub mod elo;
 pub mod histogram;
 pub mod interval;
@@ -9,12 +10,13 @@ pub mod paired;
 pub mod ratings;
 pub mod sprt;
 
+pub use cluster::{cluster_ratio, ClusterRatio};
 pub use elo::{
     elo_to_score, elo_with_interval, los, nelo_with_interval, paired_score, score_to_elo,
     PairedScore,
 };
 pub use histogram::Histogram;
-pub use interval::{wilson_interval, Z_95};
+pub use interval::{t_95, wilson_interval, Z_95};
 pub use sprt::{Sprt, SprtModel, SprtVerdict};
 
 #[cfg(test)]

@@ -79,6 +79,7 @@ impl RealtimeGame for Nerts {
     const NAME: &'static str = "nerts";
     const ABOUT: &'static str = "race to empty a 13-card Nerts pile onto shared foundations; deals scored +1/-2 to a target";
     const STATE_BYTES: usize = std::mem::size_of::<super::state::NertsState>();
+    const PLAY_EVENT: &'static str = "to_foundation";
     const DEFAULT_BOTS: &'static [&'static str] = &["balanced@skilled", "nerts-first@skilled", "foundation-first@skilled", "lazy@skilled"];
     const PLAYERS: (usize, usize) = (2, if MAX_PLAYERS < 8 { MAX_PLAYERS } else { 8 });
     const REPORTS_POINTS: bool = true;

@@ -1,7 +1,8 @@
 //! Session statistics: exact integer sums per *group* (the sessions of one seating
 //! group share their cards, so a group is the independent unit), merged in group order,
 //! then rates with 95% intervals that treat groups as clusters (ratio estimators with the
-//! linearised, cluster-robust standard error).
+//! linearised, cluster-robust standard error, and Student's t quantile with G − 1 degrees
+//! of freedom for G clusters: [`t_95`]).
 //!
 //! The rich-get-richer figure compares P(win round k+1 | won round k) with what each bot's
 //! own base rate (its share of rounds 2..R) predicts; a rule's effect compares its maker's
@@ -11,7 +12,7 @@ use super::vote::{Count, CHANGE_KINDS};
 use super::{RuleEnd, SessionRecord};
 use crate::output::summary::SummaryRow;
 use crate::runner::MAX_SEATS;
-use crate::stats::Z_95;
+use crate::stats::{cluster_ratio, t_95};
 
 /// Per bot, summed over sessions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -337,27 +338,24 @@ impl Estimate {
     }
 }
 
-/// `Σx / Σy` over clusters `(x_i, y_i)`, with the cluster-robust (linearised) standard
-/// error `sqrt(G/(G-1) Σ (x_i - r y_i)²) / Σy`; the interval is clipped to [0, 1] for
-/// shares.
+/// `Σx / Σy` over clusters `(x_i, y_i)` ([`cluster_ratio`]: the cluster-robust
+/// (linearised) standard error and the interval `r ∓ t_{0.975, G-1} SE`), clipped to
+/// [0, 1] for shares.
 pub fn ratio(groups: &[(f64, f64)], share: bool) -> Estimate {
-    let (x, y): (f64, f64) = groups.iter().fold((0.0, 0.0), |(a, b), &(p, q)| (a + p, b + q));
-    if y == 0.0 {
-        return Estimate::plain(f64::NAN, x, y);
+    let c = cluster_ratio(groups);
+    if c.y == 0.0 {
+        return Estimate::plain(f64::NAN, c.x, c.y);
     }
-    let r = x / y;
-    let g = groups.len() as f64;
-    let ss: f64 = groups.iter().map(|&(p, q)| (p - r * q).powi(2)).sum();
-    let se = if g > 1.0 { (g / (g - 1.0) * ss).sqrt() / y } else { f64::NAN };
-    let (mut lo, mut hi) = (r - Z_95 * se, r + Z_95 * se);
+    let (mut lo, mut hi) = (c.lo, c.hi);
     if share {
         lo = lo.max(0.0);
         hi = hi.min(1.0);
     }
-    Estimate { value: r, lo, hi, count: x, total: y }
+    Estimate { value: c.value, lo, hi, count: c.x, total: c.y }
 }
 
-/// `Σx/Σy - Σz/Σm` over clusters `(x, y, z, m)`, with the linearised cluster SE.
+/// `Σx/Σy - Σz/Σm` over clusters `(x, y, z, m)`, with the linearised cluster SE and the
+/// t quantile of [`cluster_ratio`].
 pub fn ratio_difference(groups: &[(f64, f64, f64, f64)]) -> Estimate {
     let s = groups.iter().fold([0.0; 4], |a, g| [a[0] + g.0, a[1] + g.1, a[2] + g.2, a[3] + g.3]);
     if s[1] == 0.0 || s[3] == 0.0 {
@@ -368,10 +366,11 @@ pub fn ratio_difference(groups: &[(f64, f64, f64, f64)]) -> Estimate {
     let ss: f64 = groups.iter().map(|&(x, y, z, m)| ((x - r1 * y) / s[1] - (z - r2 * m) / s[3]).powi(2)).sum();
     let se = if g > 1.0 { (g / (g - 1.0) * ss).sqrt() } else { f64::NAN };
     let d = r1 - r2;
-    Estimate { value: d, lo: d - Z_95 * se, hi: d + Z_95 * se, count: s[0], total: s[1] }
+    Estimate { value: d, lo: d - t_95(g - 1.0) * se, hi: d + t_95(g - 1.0) * se, count: s[0], total: s[1] }
 }
 
-/// `(Σx - Σe) / Σy` over clusters `(x, y, e)` (observed minus expected per unit of `y`).
+/// `(Σx - Σe) / Σy` over clusters `(x, y, e)` (observed minus expected per unit of `y`),
+/// with the linearised cluster SE and the t quantile of [`cluster_ratio`].
 pub fn excess(groups: &[(f64, f64, f64)]) -> Estimate {
     let s = groups.iter().fold([0.0; 3], |a, g| [a[0] + g.0, a[1] + g.1, a[2] + g.2]);
     if s[1] == 0.0 {
@@ -381,7 +380,7 @@ pub fn excess(groups: &[(f64, f64, f64)]) -> Estimate {
     let g = groups.len() as f64;
     let ss: f64 = groups.iter().map(|&(x, y, e)| (x - e - d * y).powi(2)).sum();
     let se = if g > 1.0 { (g / (g - 1.0) * ss).sqrt() / s[1] } else { f64::NAN };
-    Estimate { value: d, lo: d - Z_95 * se, hi: d + Z_95 * se, count: s[0], total: s[1] }
+    Estimate { value: d, lo: d - t_95(g - 1.0) * se, hi: d + t_95(g - 1.0) * se, count: s[0], total: s[1] }
 }
 
 /// What labels the rows of a run.
@@ -571,13 +570,16 @@ pub fn report(labels: &RunLabels, groups: &[Sums]) -> Report {
 mod tests {
     use super::*;
 
+    /// t_{0.975} with 2 degrees of freedom (three clusters), from the tables.
+    const T_2: f64 = 4.302_653;
+
     #[test]
     fn ratio_interval_by_hand() {
         // Three clusters: 1/2, 2/2, 0/2 -> r = 1/2; residuals 0, 1, -1; SE = sqrt(3/2 * 2) / 6.
         let e = ratio(&[(1.0, 2.0), (2.0, 2.0), (0.0, 2.0)], false);
         assert!((e.value - 0.5).abs() < 1e-12);
         let se = (1.5f64 * 2.0).sqrt() / 6.0;
-        assert!((e.hi - (0.5 + Z_95 * se)).abs() < 1e-12, "{e:?}");
+        assert!((e.hi - (0.5 + T_2 * se)).abs() < 1e-6, "{e:?}");
         let d = excess(&[(1.0, 2.0, 0.5), (2.0, 2.0, 0.5), (0.0, 2.0, 0.5)]);
         assert!((d.value - 0.25).abs() < 1e-12, "(3 - 1.5) / 6");
         let same = ratio_difference(&[(1.0, 2.0, 1.0, 2.0), (2.0, 2.0, 2.0, 2.0)]);
@@ -590,12 +592,12 @@ mod tests {
         // Excess: d = 1/4; residuals x - e - d y = 0, 1, -1; SE = sqrt(3/2 * 2) / 6.
         let d = excess(&[(1.0, 2.0, 0.5), (2.0, 2.0, 0.5), (0.0, 2.0, 0.5)]);
         let se = (1.5f64 * 2.0).sqrt() / 6.0;
-        assert!((d.hi - (0.25 + Z_95 * se)).abs() < 1e-12 && (d.lo - (0.25 - Z_95 * se)).abs() < 1e-12, "{d:?}");
+        assert!((d.hi - (0.25 + T_2 * se)).abs() < 1e-6 && (d.lo - (0.25 - T_2 * se)).abs() < 1e-6, "{d:?}");
         // Difference of ratios 3/6 - 4/12 = 1/6; per cluster (x - r1 y) / 6 - (z - r2 m) / 12
         // = 1/36, 7/36, -8/36; SE = sqrt(3/2 * 114 / 1296) = sqrt(171) / 36 (hand computed).
         let lift = ratio_difference(&[(1.0, 2.0, 1.0, 4.0), (2.0, 2.0, 1.0, 4.0), (0.0, 2.0, 2.0, 4.0)]);
         let se = 171f64.sqrt() / 36.0;
         assert!((lift.value - 1.0 / 6.0).abs() < 1e-12, "{lift:?}");
-        assert!((lift.hi - (1.0 / 6.0 + Z_95 * se)).abs() < 1e-12 && (lift.lo - (1.0 / 6.0 - Z_95 * se)).abs() < 1e-12, "{lift:?}");
+        assert!((lift.hi - (1.0 / 6.0 + T_2 * se)).abs() < 1e-6 && (lift.lo - (1.0 / 6.0 - T_2 * se)).abs() < 1e-6, "{lift:?}");
     }
 }
