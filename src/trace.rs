@@ -102,36 +102,54 @@ pub struct TraceFilter {
     pub seat: Option<usize>,
 }
 
-/// Events of a table kept by `--seat` even when a seat is named in them (a deal's
-/// caller, a round's winner).
-const TABLE_EVENTS: [&str; 5] = ["match_start", "deal", "deal_end", "round_end", "match_end"];
+/// What a [`FilterSink`] counts as a unit of a trace and which events belong to the
+/// whole table: a match's deals, or a Lopti session's rounds.
+#[derive(Clone, Copy, Debug)]
+pub struct TraceScope {
+    /// The event that starts a unit (`--deal K` keeps the K-th unit, from 0).
+    pub unit: &'static str,
+    /// Events printed whatever the unit (the trace's start and end).
+    pub always: &'static [&'static str],
+    /// Events kept by `--seat` even when a seat is named in them (a deal's caller, a
+    /// round's winner).
+    pub table: &'static [&'static str],
+}
+
+/// The scope of a match trace (`cardsim trace`): its deals.
+pub const MATCH_SCOPE: TraceScope =
+    TraceScope { unit: "deal", always: &["match_start", "match_end"], table: &["match_start", "deal", "deal_end", "round_end", "match_end"] };
 
 /// A sink passing on the events a [`TraceFilter`] keeps.
 pub struct FilterSink<'a> {
     inner: &'a mut dyn TraceSink,
     filter: TraceFilter,
-    /// `deal` events seen so far.
+    scope: TraceScope,
+    /// Units (deals, or rounds) started so far.
     pub deals: u64,
 }
 
 impl<'a> FilterSink<'a> {
-    /// A sink keeping the events of `filter`, passing them to `inner`.
+    /// A sink keeping the events of `filter` of a match trace, passing them to `inner`.
     pub fn new(inner: &'a mut dyn TraceSink, filter: TraceFilter) -> Self {
-        FilterSink { inner, filter, deals: 0 }
+        FilterSink::scoped(inner, filter, MATCH_SCOPE)
+    }
+    /// The same for a trace whose units and table events `scope` names.
+    pub fn scoped(inner: &'a mut dyn TraceSink, filter: TraceFilter, scope: TraceScope) -> Self {
+        FilterSink { inner, filter, scope, deals: 0 }
     }
 }
 
 impl TraceSink for FilterSink<'_> {
     fn event(&mut self, ev: TraceEvent) {
-        if ev.kind == "deal" {
+        if ev.kind == self.scope.unit {
             self.deals += 1;
         }
         let in_deal = match self.filter.deal {
             None => true,
-            Some(k) => ev.kind == "match_start" || ev.kind == "match_end" || self.deals == k + 1,
+            Some(k) => self.scope.always.contains(&ev.kind) || self.deals == k + 1,
         };
         let in_seat = match (self.filter.seat, ev.seat) {
-            (Some(want), Some(seat)) => seat == want || TABLE_EVENTS.contains(&ev.kind),
+            (Some(want), Some(seat)) => seat == want || self.scope.table.contains(&ev.kind),
             _ => true,
         };
         if in_deal && in_seat {

@@ -136,3 +136,60 @@ fn a_match_without_teams_is_won_by_a_seat_and_with_teams_by_a_team() {
     let end = pairs.lines().last().unwrap();
     assert!(end.contains("team 0 (seats [0, 1]) wins") || end.contains("team 1 (seats [2, 3]) wins"), "{end}");
 }
+
+/// A session of three rounds (3 players), traced.
+const SESSION: [&str; 12] = ["session", "lopti", "--bot", "lowest", "--bot", "burner", "--bot", "random", "--rounds", "3", "--trace-index", "0"];
+
+#[test]
+fn session_traces_take_round_and_seat_filters() {
+    let jsonl = |extra: &[&str]| ok(&SESSION.iter().copied().chain(["--format", "jsonl"]).chain(extra.iter().copied()).collect::<Vec<_>>());
+    let full = jsonl(&[]);
+    // By the definition: round K runs from the K-th `round_start` (K from 1) to the
+    // next; a seat keeps its events, those with no seat and the table's; the session's
+    // start and end always.
+    let table = ["session_start", "round_start", "round_end", "rule_made", "remove", "vote_result", "rule", "session_end"];
+    let expected = |round: Option<u64>, seat: Option<u64>| {
+        let mut rounds = 0u64;
+        let mut out = String::new();
+        for line in full.lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let kind = v["event"].as_str().unwrap();
+            if kind == "round_start" {
+                rounds += 1;
+            }
+            let always = kind == "session_start" || kind == "session_end";
+            let in_round = round.is_none_or(|k| always || rounds == k);
+            let in_seat = match (seat, v["seat"].as_u64()) {
+                (Some(s), Some(at)) => at == s || table.contains(&kind),
+                _ => true,
+            };
+            if in_round && in_seat {
+                out += line;
+                out.push('\n');
+            }
+        }
+        out
+    };
+    for (round, seat) in [(Some(2), None), (None, Some(1)), (Some(3), Some(0))] {
+        let (r, s) = (round.map(|k: u64| k.to_string()), seat.map(|k: u64| k.to_string()));
+        let mut extra = Vec::new();
+        if let Some(r) = &r {
+            extra.extend(["--round", r.as_str()]);
+        }
+        if let Some(s) = &s {
+            extra.extend(["--seat", s.as_str()]);
+        }
+        let got = jsonl(&extra);
+        assert_eq!(got, expected(round, seat), "--round {r:?} --seat {s:?}");
+        assert!(got.lines().count() < full.lines().count(), "the filter drops lines");
+    }
+    // Out-of-range filters are one-line errors naming the flag.
+    for (extra, says) in [(["--round", "4"], "--round 4: session 0 played 3 round(s)"), (["--seat", "3"], "--seat 3: this table has seats 0 to 2"), (["--round", "0"], "rounds are counted from 1")] {
+        let out = cardsim(&SESSION.iter().copied().chain(extra).collect::<Vec<_>>());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    let out = cardsim(&["session", "lopti", "--round", "1"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--round filters a trace: give --trace-index I"));
+}

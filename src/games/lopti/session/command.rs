@@ -80,6 +80,14 @@ pub struct SessionArgs {
     /// Trace format.
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     pub format: TraceFormat,
+    /// With --trace-index: only the events of round K (counted from 1, as the trace's
+    /// `round` field); the session's start and end are always printed.
+    #[arg(long = "round", value_name = "K")]
+    pub round: Option<u64>,
+    /// With --trace-index: only the events of seat S and those of the table (rounds'
+    /// starts and ends, rules made, votes).
+    #[arg(long = "seat", value_name = "S")]
+    pub seat: Option<usize>,
     /// List the special rules, the meta strategies and the session flags, and exit.
     #[arg(long)]
     pub list_rules: bool,
@@ -340,13 +348,20 @@ pub fn run(a: SessionArgs) -> Result<(), String> {
     if let Some(i) = a.trace_index {
         crate::cli::check_count("--trace-index", i, 0, crate::cli::MAX_GAMES - 1)?;
     }
+    let filter = crate::trace::TraceFilter { deal: a.round.map(|k| k.wrapping_sub(1)), seat: a.seat };
+    if a.trace_index.is_none() && (a.round.is_some() || a.seat.is_some()) {
+        return Err(format!("{} filters a trace: give --trace-index I", if a.round.is_some() { "--round" } else { "--seat" }));
+    }
+    if a.round == Some(0) {
+        return Err("--round 0: rounds are counted from 1".into());
+    }
     let exports = a.export.check()?;
     let mut p = prepare(&a.bots, &a.sets, &a.rule_files, a.rounds, a.target_wins, a.bot_timeout)?;
     if let Some(index) = a.trace_index {
         let (pool, _) = thread_pool(a.threads)?;
         let (g, ..) = Layout::new(p.table.bots.len(), p.table.flags.series as u64, index + 1).locate(a.seed, index);
         p.table.values = pool.install(|| values_for(&p.table, a.seed, g + 1))?;
-        return trace(&p, a.seed, index, a.format);
+        return trace(&p, a.seed, index, a.format, filter);
     }
     let (pool, threads) = thread_pool(a.threads)?;
     let layout = Layout::new(p.table.bots.len(), p.table.flags.series as u64, a.sessions);
@@ -474,9 +489,20 @@ fn session_bug_line(p: &Prepared, bug: &super::stats::SessionBug, seed: u64) -> 
     )
 }
 
+/// What `--round` and `--seat` count in a session trace: rounds, and the table's own
+/// events.
+const SESSION_SCOPE: crate::trace::TraceScope = crate::trace::TraceScope {
+    unit: "round_start",
+    always: &["session_start", "session_end"],
+    table: &["session_start", "round_start", "round_end", "rule_made", "remove", "vote_result", "rule", "session_end"],
+};
+
 /// Traces session `index` of a run with these options.
-fn trace(p: &Prepared, seed: u64, index: u64, format: TraceFormat) -> Result<(), String> {
+fn trace(p: &Prepared, seed: u64, index: u64, format: TraceFormat, filter: crate::trace::TraceFilter) -> Result<(), String> {
     let n = p.table.bots.len();
+    if let Some(seat) = filter.seat.filter(|&s| s >= n) {
+        return Err(format!("--seat {seat}: this table has seats 0 to {}", n - 1));
+    }
     let layout = Layout::new(n, p.table.flags.series as u64, index + 1);
     let (g, k, j, gs, _) = layout.locate(seed, index);
     let sb = seating(SeatingDesign::All, n, gs, k);
@@ -489,7 +515,8 @@ fn trace(p: &Prepared, seed: u64, index: u64, format: TraceFormat) -> Result<(),
     let (.., ss) = layout.locate(seed, index);
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    let mut sink = StreamSink::new(&mut lock, format);
+    let mut stream = StreamSink::new(&mut lock, format);
+    let mut sink = crate::trace::FilterSink::scoped(&mut stream, filter, SESSION_SCOPE);
     let seats: Vec<serde_json::Value> = (0..n).map(|s| json!({"seat": s, "bot": p.table.bots[sb[s]].label, "bot_index": sb[s]})).collect();
     let flags: serde_json::Map<String, serde_json::Value> = p.settings.all().map(|(k, v)| (k.to_string(), serde_json::Value::from(v))).collect();
     let who: Vec<String> = (0..n).map(|s| format!("P{s}={}", p.table.bots[sb[s]].label)).collect();
@@ -505,9 +532,13 @@ fn trace(p: &Prepared, seed: u64, index: u64, format: TraceFormat) -> Result<(),
             if p.table.target_wins > 0 { format!(" or {} wins", p.table.target_wins) } else { String::new() },
             if p.flags.is_empty() { "default rules".into() } else { p.flags.clone() }) });
     let rec = play_session(&p.table, p.table.values_of_group(g), &sb[..n], ss, &returning, &mut SessionTrace { sink: &mut sink });
-    match sink.error {
+    let rounds = sink.deals;
+    match stream.error {
         Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(format!("writing the trace: {e}")),
         _ => {}
+    }
+    if let Some(k) = filter.deal.filter(|&k| k >= rounds) {
+        return Err(format!("--round {}: session {index} played {rounds} round(s), 1 to {rounds}", k + 1));
     }
     match rec.illegal {
         None => Ok(()),
