@@ -34,7 +34,7 @@ pub struct TuneArgs {
     /// Game.
     pub game: String,
     /// The bot to tune: a built-in strategy with parameters (`cardsim list`),
-    /// STRATEGY[@PRESET][,NAME=VALUE...] or a bot file; its values are the start.
+    /// `STRATEGY[@PRESET][,NAME=VALUE...]` or a bot file; its values are the start.
     #[arg(long = "bot", value_name = "SPEC")]
     pub bot: String,
     /// An opponent (repeat for more seats). Default: the bot to tune as given, so the
