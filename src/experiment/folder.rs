@@ -90,7 +90,7 @@ impl Drop for Lock {
 
 /// True for the files cardsim itself keeps in a results folder while it works: lock
 /// files, checkpoints, temporary files of an interrupted write.
-fn is_bookkeeping(name: &str) -> bool {
+pub fn is_bookkeeping(name: &str) -> bool {
     name.starts_with(".cardsim-lock") || name.starts_with(".resume-") || name.starts_with(".cardsim-probe")
 }
 

@@ -11,7 +11,7 @@
 //! its last whole iteration, to the same bytes. At the end an SPRT of the tuned bot
 //! against the start, on deals the tuning never played, gives the verdict.
 
-use super::spsa::{Perturbation, Schedule, Spsa, SpsaParam};
+use super::spsa::{Schedule, Spsa, SpsaParam};
 use crate::bot::BotSpec;
 use crate::games::params::{ParamDef, ParamValues};
 use crate::games::GameEntry;
@@ -94,13 +94,55 @@ struct RunKey {
     files: Vec<(String, String)>,
 }
 
-/// The state after a whole iteration.
+/// One iteration of the trajectory: its points, their scores and the point after it.
+/// The numbers are kept as their shortest exact text ([`exact`]), so a resumed run
+/// continues from the very same point.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+struct Iteration {
+    k: u64,
+    #[serde(with = "exact")]
+    score_plus: f64,
+    #[serde(with = "exact")]
+    score_minus: f64,
+    #[serde(with = "exact::list")]
+    plus: Vec<f64>,
+    #[serde(with = "exact::list")]
+    minus: Vec<f64>,
+    #[serde(with = "exact::list")]
+    theta: Vec<f64>,
+}
+
+/// `f64` as text: Rust prints the shortest text that reads back to the same number and
+/// reads text correctly rounded, where a JSON number may come back one unit off.
+mod exact {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&x.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+
+    pub mod list {
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(v.iter().map(|x| x.to_string()))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+            Vec::<String>::deserialize(d)?.iter().map(|t| t.parse().map_err(serde::de::Error::custom)).collect()
+        }
+    }
+}
+
+/// The state after a whole iteration: the point is the last iteration's.
 #[derive(Serialize, Deserialize, Debug)]
 struct Checkpoint {
     key: RunKey,
-    done: u64,
-    theta: Vec<f64>,
-    rows: Vec<Vec<String>>,
+    iterations: Vec<Iteration>,
 }
 
 /// Label of the candidate at both points of an iteration (the same label gives the
@@ -127,20 +169,23 @@ pub fn run(a: &TuneArgs, out: &mut dyn Write) -> Result<(), String> {
     let plan = plan(a)?;
     let key = run_key(a, &plan);
     let schedule = Schedule::standard(a.iterations);
-    let (mut spsa, mut rows) = if a.resume {
-        let c = read_checkpoint(&a.out)?;
+    let (_lock, mut spsa, mut done) = if a.resume {
+        let lock = crate::experiment::folder::Lock::take(&a.out, &crate::experiment::folder::lock_name(None), "--out")?;
+        let c = read_checkpoint(&a.out, plan.tuned.len())?;
         if c.key != key {
             return Err(format!("{}: --resume: the checkpoint is of another run (game, bots, parameters, iterations, deals, seed, flags or a bot file differ); rerun without --resume and with --force to start over", a.out.display()));
         }
-        let theta: Vec<f64> = c.theta.clone();
-        (Spsa::resume(plan.spsa_params.clone(), schedule, a.seed, &theta, c.done)?, c.rows)
+        let last = c.iterations.last().expect("checked: a checkpoint holds an iteration");
+        (lock, Spsa::resume(plan.spsa_params.clone(), schedule, a.seed, &last.theta, last.k)?, c.iterations)
     } else {
         crate::experiment::folder::prepare(&a.out, "--out", true)?;
-        if !a.force && std::fs::read_dir(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?.next().is_some() {
+        let mut entries = std::fs::read_dir(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
+        if !a.force && entries.any(|e| e.is_ok_and(|e| !crate::experiment::folder::is_bookkeeping(&e.file_name().to_string_lossy()))) {
             return Err(format!("{}: --out: the folder is not empty; give --force to replace it or --resume to continue it", a.out.display()));
         }
+        let lock = crate::experiment::folder::Lock::take(&a.out, &crate::experiment::folder::lock_name(None), "--out")?;
         let start: Vec<f64> = plan.tuned.iter().map(|&i| plan.start.get(i)).collect();
-        (Spsa::new(plan.spsa_params.clone(), schedule, a.seed, &start)?, Vec::new())
+        (lock, Spsa::new(plan.spsa_params.clone(), schedule, a.seed, &start)?, Vec::new())
     };
     let (pool, threads) = crate::cli::thread_pool(a.threads)?;
     crate::interrupt::install();
@@ -160,8 +205,8 @@ pub fn run(a: &TuneArgs, out: &mut dyn Write) -> Result<(), String> {
             return Err(format!("{}; continue with the same command and --resume", crate::interrupt::INTERRUPTED));
         }
         spsa.update(&step, plus - minus);
-        rows.push(row(&step, plus, minus, spsa.theta()));
-        write_checkpoint(&a.out, &Checkpoint { key: key.clone(), done: spsa.done(), theta: spsa.theta().to_vec(), rows: rows.clone() })?;
+        done.push(Iteration { k: step.k, score_plus: plus, score_minus: minus, plus: step.plus, minus: step.minus, theta: spsa.theta().to_vec() });
+        write_checkpoint(&a.out, &Checkpoint { key: key.clone(), iterations: done.clone() })?;
         crate::faults::step(&format!("tune-checkpoint:{}", spsa.done()));
         bar.inc(1);
     }
@@ -172,12 +217,9 @@ pub fn run(a: &TuneArgs, out: &mut dyn Write) -> Result<(), String> {
     for n in &names {
         header.extend([format!("{n}_plus"), format!("{n}_minus"), n.to_string()]);
     }
-    let csv = crate::experiment::folder::csv_bytes(&header, &rows.iter().map(|r| with_deals(r, a.deals)).collect::<Vec<_>>())?;
-    let series: Vec<(String, f64, Vec<f64>)> = names.iter().enumerate().map(|(j, n)| {
-        // Column of the parameter's value after the iteration in a row (see [`row`]).
-        let values = rows.iter().map(|r| r[4 + 3 * j + 2].parse().expect("a number written by row")).collect();
-        (n.to_string(), plan.start.get(plan.tuned[j]), values)
-    }).collect();
+    let csv = crate::experiment::folder::csv_bytes(&header, &done.iter().map(|s| row(s, a.deals)).collect::<Vec<_>>())?;
+    let series: Vec<(String, f64, Vec<f64>)> =
+        names.iter().enumerate().map(|(j, n)| (n.to_string(), plan.start.get(plan.tuned[j]), done.iter().map(|s| s.theta[j]).collect())).collect();
     let chart = crate::output::charts::trajectory_svg(&series)?;
     crate::experiment::folder::replace(&a.out, &[("trajectory.csv".into(), csv), ("trajectory.svg".into(), chart), ("tuned.toml".into(), bot_file.into_bytes())])?;
     let io = |e: std::io::Error| e.to_string();
@@ -281,21 +323,14 @@ fn score_at(plan: &Plan, a: &TuneArgs, theta: &[f64], deals: std::ops::Range<u64
     Ok(stats.deal_score[me].iter().enumerate().map(|(t, &n)| t as f64 * n as f64).sum::<f64>() / units)
 }
 
-/// One trajectory row (without the deal range, added by [`with_deals`]).
-fn row(step: &Perturbation, plus: f64, minus: f64, theta: &[f64]) -> Vec<String> {
-    let mut r = vec![step.k.to_string(), plus.to_string(), minus.to_string(), (plus - minus).to_string()];
-    for i in 0..theta.len() {
-        r.extend([step.plus[i].to_string(), step.minus[i].to_string(), theta[i].to_string()]);
+/// The trajectory row of `s`, an iteration of `deals` deals.
+fn row(s: &Iteration, deals: u64) -> Vec<String> {
+    let mut r = vec![s.k.to_string(), ((s.k - 1) * deals).to_string(), (s.k * deals).to_string()];
+    r.extend([s.score_plus, s.score_minus, s.score_plus - s.score_minus].map(|x| x.to_string()));
+    for i in 0..s.theta.len() {
+        r.extend([s.plus[i], s.minus[i], s.theta[i]].map(|x| x.to_string()));
     }
     r
-}
-
-/// A row with the deals of its iteration after the iteration number.
-fn with_deals(r: &[String], deals: u64) -> Vec<String> {
-    let k: u64 = r[0].parse().expect("an iteration number");
-    let mut out = vec![r[0].clone(), ((k - 1) * deals).to_string(), (k * deals).to_string()];
-    out.extend(r[1..].iter().cloned());
-    out
 }
 
 /// A bot file of the tuned bot.
@@ -342,13 +377,18 @@ fn final_sprt(a: &TuneArgs, plan: &Plan, tuned: &ParamValues, out: &mut dyn Writ
         last.games, last.llr, ps.mean, elo, lo, hi).map_err(|e| e.to_string())
 }
 
-/// Reads and checks the checkpoint of `dir`.
-fn read_checkpoint(dir: &Path) -> Result<Checkpoint, String> {
+/// Reads and checks the checkpoint of `dir`, a run of `tuned` parameters: at least one
+/// iteration, numbered from 1, each with a finite value for every parameter.
+fn read_checkpoint(dir: &Path, tuned: usize) -> Result<Checkpoint, String> {
     let path = dir.join(CHECKPOINT);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: --resume: no checkpoint to resume ({e})", path.display()))?;
     let c: Checkpoint = serde_json::from_str(&text).map_err(|e| format!("{}: --resume: not a tune checkpoint ({e})", path.display()))?;
-    if c.rows.len() as u64 != c.done || c.theta.iter().any(|x| !x.is_finite()) {
-        return Err(format!("{}: --resume: the checkpoint is inconsistent ({} rows for {} iterations)", path.display(), c.rows.len(), c.done));
+    let finite = |v: &[f64]| v.len() == tuned && v.iter().all(|x| x.is_finite());
+    let whole = c.iterations.iter().enumerate().all(|(i, s)| {
+        s.k == i as u64 + 1 && s.score_plus.is_finite() && s.score_minus.is_finite() && finite(&s.plus) && finite(&s.minus) && finite(&s.theta)
+    });
+    if c.iterations.is_empty() || !whole {
+        return Err(format!("{}: --resume: the checkpoint is inconsistent (iterations missing, out of order or with values that are not numbers)", path.display()));
     }
     Ok(c)
 }
