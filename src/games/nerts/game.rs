@@ -87,7 +87,7 @@ pub struct Tally {
 }
 
 /// Counts the per-seat figures of one deal on the way to the game's observer.
-struct Counting<'a, O> {
+pub(super) struct Counting<'a, O> {
     inner: &'a mut O,
     out: &'a mut Tally,
     /// Per deck and card (a Joker's declared card), the seat whose hand put it on a
@@ -96,7 +96,7 @@ struct Counting<'a, O> {
 }
 
 impl<'a, O> Counting<'a, O> {
-    fn new(inner: &'a mut O, out: &'a mut Tally) -> Self {
+    pub(super) fn new(inner: &'a mut O, out: &'a mut Tally) -> Self {
         Counting { inner, out, landed_by: [[0; 52]; MAX_NERTS_PLAYERS] }
     }
 }

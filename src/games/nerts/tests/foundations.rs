@@ -245,6 +245,37 @@ fn nerts_rt_6_obvious_ties_keep_both_cards_within_the_window() {
 }
 
 #[test]
+fn nerts_rt_6_a_race_lost_to_tied_cards_is_won_by_each_of_them() {
+    // docs/nerts.md, `races_lost`: a race lost credits a race won to every card lying
+    // where it aimed, each of tied cards (NERTS-RT-6), so races won can exceed races
+    // lost. Two 3h tie within the window, a third comes later and loses (NERTS-RT-5).
+    use crate::games::nerts::game::{Counting, Tally};
+    use crate::realtime::{EngineEvent, EngineObserver};
+    let r = solo();
+    let eps = r.cfg.tie_window;
+    let mut sim = Sim::new(r, Build::new(&r.cfg, 4).found(0, 'h', 2).nerts(1, "3h", true).nerts(2, "3h", true).nerts(3, "3h", true).done());
+    let three = to_found(Source::Nerts, "3h");
+    sim.start(1, three, SEC);
+    sim.start(2, three, SEC + eps / 2);
+    sim.start(3, three, SEC + eps + 1);
+    let (mut tally, mut unit) = (Tally::default(), ());
+    let mut counting = Counting::new(&mut unit, &mut tally);
+    while let Some((player, landing)) = sim.next(None) {
+        let event = match landing {
+            Some(Landing::Rejected) => EngineEvent::Rejected { player, action: three },
+            Some(_) => EngineEvent::Landed { player, action: three },
+            None => EngineEvent::Returned { player, action: three },
+        };
+        counting.on_event(sim.now, event, &sim.s);
+    }
+    assert_eq!((sim.landed, sim.rejected), (2, 1), "two tie, the third is outside the window");
+    assert_eq!(tally.races_lost[..4], [0, 0, 0, 1], "NERTS-RT-5: seat 3's card went back");
+    assert_eq!(tally.races_won[..4], [0, 1, 1, 0], "NERTS-RT-6: each tied card won the race seat 3 lost");
+    assert_eq!((tally.races_won.iter().sum::<u32>(), tally.races_lost.iter().sum::<u32>(), tally.ties), (2, 1, 1), "races won exceed races lost by the tied card");
+    assert_eq!(tally.to_foundation[..4], [0, 1, 1, 0]);
+}
+
+#[test]
 fn nerts_rt_6_a_deck_does_not_tie_with_itself() {
     let r = rules_with(|c| {
         c.partnerships = Partnerships::None;
