@@ -193,3 +193,31 @@ fn a_sweep_varies_a_strategy_parameter() {
     assert_eq!(score("smart@expert params.flip=500"), plain_score);
     assert_ne!(score("smart@expert params.flip=2000"), plain_score);
 }
+
+#[test]
+fn tuned_parameters_win_on_deals_the_tuning_never_saw() {
+    // Issue 21: SPSA from a poor start (a play that uncovers a face-down card or
+    // empties a slot weighed at -1000 instead of +200 and +50) against the default
+    // `smart`, on the deals of seed 5; then the tuned bot against its start on the
+    // deals of seed 77, which the tuning never played: its score's 95% interval must
+    // lie above 0.5.
+    let d = scratch("heldout");
+    let start = "smart@expert,uncover=-1000,empty_slot=-1000";
+    let out = d.join("run");
+    #[rustfmt::skip]
+    ok(&["tune", "spit", "--bot", start, "--against", "smart@expert", "--param", "uncover:200:0.2", "--param", "empty_slot:200:0.2",
+         "--iterations", "40", "--deals", "64", "--seed", "5", "--sprt-games", "0", "--quiet", "--out", out.to_str().unwrap()]);
+    let tuned = std::fs::read_to_string(out.join("tuned.toml")).unwrap();
+    let value = |name: &str| -> f64 { tuned.lines().find_map(|l| l.strip_prefix(&format!("{name} = "))).unwrap().parse().unwrap() };
+    assert!(value("uncover") > 0.0 && value("empty_slot") > 0.0, "both weights moved from -1000 to the sign of the defaults:\n{tuned}");
+    let csv = d.join("heldout.csv");
+    #[rustfmt::skip]
+    ok(&["match", "spit", "--bot", out.join("tuned.toml").to_str().unwrap(), "--bot", start, "--games", "2000", "--seed", "77", "--quiet",
+         "--csv", csv.to_str().unwrap()]);
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let row = reader.records().map(Result::unwrap).find(|r| &r[5] == "smart-tuned" && &r[7] == "all").expect("the tuned bot's row over all seats");
+    let col = |name: &str| -> f64 { row[header.iter().position(|h| h == name).unwrap()].parse().unwrap() };
+    assert_eq!((&header[5], &header[7]), ("bot", "seat"));
+    assert!(col("score_ci_low") > 0.5, "tuned vs start on unseen deals: score {} [{}, {}]", col("score"), col("score_ci_low"), col("score_ci_high"));
+}

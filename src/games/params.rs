@@ -16,7 +16,7 @@
 use crate::output::quote::clip;
 
 /// Most parameters one strategy has.
-pub const MAX_PARAMS: usize = 8;
+pub const MAX_PARAMS: usize = 12;
 
 /// One parameter of a strategy.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -14,60 +14,131 @@
 //!   once; behind, it first plays every card it can to a foundation (each is +1).
 //! - `lazy` turns the stock only when it has nothing else to do, never rearranges its
 //!   work piles unless that opens a play at once, and calls at once.
+//!
+//! The order is a strategy parameter per kind of move, its priority (0 to 100, higher
+//! first; `balanced` has a second one for the call when it is behind): the defaults
+//! give each style the order above, and `cardsim tune` can search them, e.g.
+//! `--bot lazy,stock=95` turns the stock before anything but the call.
 
 use super::{pick, Cat, NertsStrategy, Registered};
 use crate::games::nerts::rules::NertsAction;
 use crate::games::nerts::view::NertsView;
+use crate::games::params::{ParamDef, ParamValues};
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
 
-/// `nerts-first`.
-pub struct NertsFirst;
-/// `foundation-first`.
-pub struct FoundationFirst;
-/// `balanced`.
-pub struct Balanced;
-/// `lazy`.
-pub struct Lazy;
-
-/// Registry entries.
-pub const NERTS_FIRST: Registered = Registered {
-    info: StrategyInfo { name: "nerts-first", about: "empties its Nerts pile at any cost: calls at once, the Nerts top anywhere, work piles rearranged to make room for it", params: &[] },
-    make: |_| Box::new(NertsFirst),
-};
-/// Registry entry.
-pub const FOUNDATION_FIRST: Registered = Registered {
-    info: StrategyInfo { name: "foundation-first", about: "presses the centre first: every card that reaches a foundation goes there before anything else", params: &[] },
-    make: |_| Box::new(FoundationFirst),
-};
-/// Registry entry.
-pub const BALANCED: Registered = Registered {
-    info: StrategyInfo { name: "balanced", about: "builds work piles to free Nerts cards, then the centre; calls at once when ahead, after its foundation plays when behind", params: &[] },
-    make: |_| Box::new(Balanced),
-};
-/// Registry entry.
-pub const LAZY: Registered = Registered {
-    info: StrategyInfo { name: "lazy", about: "plays what is open, rearranges work piles only to open a play, turns the stock only when it has nothing else", params: &[] },
-    make: |_| Box::new(Lazy),
-};
-
 use Cat::*;
 
-const NERTS_FIRST_ORDER: &[Cat] = &[Call, NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, WasteWork, StackUseful, Stock, Rotate];
-const FOUNDATION_FIRST_ORDER: &[Cat] = &[WorkFound, WasteFound, NertsFound, Call, NertsWork, FlipN, WasteWork, StackForNerts, StackUseful, Stock, Rotate];
-const BALANCED_AHEAD: &[Cat] = &[Call, NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, WasteWork, StackUseful, Stock, Rotate];
-const BALANCED_BEHIND: &[Cat] = &[NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, Call, WasteWork, StackUseful, Stock, Rotate];
-const LAZY_ORDER: &[Cat] = &[Call, NertsFound, WorkFound, WasteFound, NertsWork, FlipN, WasteWork, StackForNerts, StackUseful, Stock, Rotate];
+/// The kinds of move a style ranks, in the order of its priority parameters.
+const RANKED: [Cat; 11] = [Call, NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, WasteWork, StackUseful, Stock, Rotate];
+/// The priority parameter of each kind in [`RANKED`].
+const NAMES: [&str; 11] = ["call", "nerts_found", "nerts_work", "flip_nerts", "stack_for_nerts", "work_found", "waste_found", "waste_work", "stack_useful", "stock", "rotate"];
+/// What each priority parameter ranks.
+const ABOUT: [&str; 11] = [
+    "priority of the call (higher goes first)",
+    "priority of the Nerts top to a foundation",
+    "priority of the Nerts top onto a work pile, an empty slot or under a pile",
+    "priority of turning the next Nerts card up",
+    "priority of a move between work piles that gives the Nerts top a place",
+    "priority of a work-pile top to a foundation",
+    "priority of the waste top to a foundation",
+    "priority of the waste top onto a work pile",
+    "priority of a move between work piles that opens some progress move",
+    "priority of turning the stock (FLIP3, RECYCLE)",
+    "priority of ROTATE",
+];
 
-impl NertsStrategy for NertsFirst {
-    fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
-        pick(view, legal, NERTS_FIRST_ORDER)
+/// The priority parameters of a style whose default order is `order`: the first kind
+/// 100, the next 90, ... the last 0. A style ranks the kinds by priority, higher first;
+/// kinds of equal priority keep their order in `order`.
+const fn priorities(order: [Cat; 11]) -> [ParamDef; 11] {
+    let mut defs = [ParamDef { name: "", about: "", default: 0.0, min: 0.0, max: 100.0, integer: true }; 11];
+    let mut i = 0;
+    while i < RANKED.len() {
+        let mut k = 0;
+        while order[k] as u8 != RANKED[i] as u8 {
+            k += 1;
+        }
+        defs[i] = ParamDef { name: NAMES[i], about: ABOUT[i], default: (100 - 10 * k) as f64, min: 0.0, max: 100.0, integer: true };
+        i += 1;
+    }
+    defs
+}
+
+/// `order` sorted by the priorities in `v` (the first [`RANKED`] parameters), higher
+/// first, ties in `order`'s order; `call` replaces the call's priority.
+fn ranked(order: [Cat; 11], v: &ParamValues, call: i64) -> [Cat; 11] {
+    let priority = |c: Cat| if c == Call { call } else { v.int(RANKED.iter().position(|&r| r == c).expect("a ranked kind")) };
+    let mut out = order;
+    out.sort_by_key(|&c| -priority(c));
+    out
+}
+
+const NERTS_FIRST_ORDER: [Cat; 11] = [Call, NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, WasteWork, StackUseful, Stock, Rotate];
+const FOUNDATION_FIRST_ORDER: [Cat; 11] = [WorkFound, WasteFound, NertsFound, Call, NertsWork, FlipN, WasteWork, StackForNerts, StackUseful, Stock, Rotate];
+const BALANCED_ORDER: [Cat; 11] = [Call, NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, WasteWork, StackUseful, Stock, Rotate];
+const LAZY_ORDER: [Cat; 11] = [Call, NertsFound, WorkFound, WasteFound, NertsWork, FlipN, WasteWork, StackForNerts, StackUseful, Stock, Rotate];
+
+const NERTS_FIRST_PARAMS: [ParamDef; 11] = priorities(NERTS_FIRST_ORDER);
+const FOUNDATION_FIRST_PARAMS: [ParamDef; 11] = priorities(FOUNDATION_FIRST_ORDER);
+const LAZY_PARAMS: [ParamDef; 11] = priorities(LAZY_ORDER);
+/// `balanced`: the priorities when it is ahead (or cannot call), and the call's
+/// priority when it is behind: by default between the waste top to a foundation and
+/// the waste top to a work pile, so it first plays every card it can to a foundation.
+const BALANCED_PARAMS: [ParamDef; 12] = {
+    let ahead = priorities(BALANCED_ORDER);
+    let mut defs = [ahead[0]; 12];
+    let mut i = 0;
+    while i < ahead.len() {
+        defs[i] = ahead[i];
+        i += 1;
+    }
+    defs[11] = ParamDef { name: "call_behind", about: "priority of the call when another team projects a better match score", default: 35.0, min: 0.0, max: 100.0, integer: true };
+    defs
+};
+
+/// A style that ranks the kinds of move in one order: `nerts-first`,
+/// `foundation-first` and `lazy`.
+pub struct Ranked {
+    order: [Cat; 11],
+}
+
+impl Ranked {
+    fn new(order: [Cat; 11], v: &ParamValues) -> Ranked {
+        Ranked { order: ranked(order, v, v.int(0)) }
     }
 }
 
-impl NertsStrategy for FoundationFirst {
+/// `balanced`: one order when it is ahead, the call moved when behind.
+pub struct Balanced {
+    ahead: [Cat; 11],
+    behind: [Cat; 11],
+}
+
+/// Registry entries.
+pub const NERTS_FIRST: Registered = Registered {
+    info: StrategyInfo { name: "nerts-first", about: "empties its Nerts pile at any cost: calls at once, the Nerts top anywhere, work piles rearranged to make room for it", params: &NERTS_FIRST_PARAMS },
+    make: |v| Box::new(Ranked::new(NERTS_FIRST_ORDER, v)),
+};
+/// Registry entry.
+pub const FOUNDATION_FIRST: Registered = Registered {
+    info: StrategyInfo { name: "foundation-first", about: "presses the centre first: every card that reaches a foundation goes there before anything else", params: &FOUNDATION_FIRST_PARAMS },
+    make: |v| Box::new(Ranked::new(FOUNDATION_FIRST_ORDER, v)),
+};
+/// Registry entry.
+pub const BALANCED: Registered = Registered {
+    info: StrategyInfo { name: "balanced", about: "builds work piles to free Nerts cards, then the centre; calls at once when ahead, after its foundation plays when behind", params: &BALANCED_PARAMS },
+    make: |v| Box::new(Balanced { ahead: ranked(BALANCED_ORDER, v, v.int(0)), behind: ranked(BALANCED_ORDER, v, v.int(11)) }),
+};
+/// Registry entry.
+pub const LAZY: Registered = Registered {
+    info: StrategyInfo { name: "lazy", about: "plays what is open, rearranges work piles only to open a play, turns the stock only when it has nothing else", params: &LAZY_PARAMS },
+    make: |v| Box::new(Ranked::new(LAZY_ORDER, v)),
+};
+
+impl NertsStrategy for Ranked {
     fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
-        pick(view, legal, FOUNDATION_FIRST_ORDER)
+        pick(view, legal, &self.order)
     }
 }
 
@@ -84,13 +155,42 @@ impl Balanced {
 impl NertsStrategy for Balanced {
     fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
         let calling = legal.contains(&NertsAction::CallNerts);
-        let order = if !calling || Self::ahead(view) { BALANCED_AHEAD } else { BALANCED_BEHIND };
+        let order = if !calling || Self::ahead(view) { &self.ahead } else { &self.behind };
         pick(view, legal, order)
     }
 }
 
-impl NertsStrategy for Lazy {
-    fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
-        pick(view, legal, LAZY_ORDER)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(defs: &[ParamDef], given: &[(&str, f64)]) -> ParamValues {
+        let given: Vec<(String, f64)> = given.iter().map(|&(n, x)| (n.to_string(), x)).collect();
+        ParamValues::resolve("style", defs, &given).unwrap()
+    }
+
+    #[test]
+    fn the_default_priorities_give_each_style_its_order() {
+        for (defs, order) in [(&NERTS_FIRST_PARAMS, NERTS_FIRST_ORDER), (&FOUNDATION_FIRST_PARAMS, FOUNDATION_FIRST_ORDER), (&LAZY_PARAMS, LAZY_ORDER)] {
+            assert_eq!(Ranked::new(order, &ParamValues::defaults(defs)).order, order);
+        }
+        let v = ParamValues::defaults(&BALANCED_PARAMS);
+        let b = Balanced { ahead: ranked(BALANCED_ORDER, &v, v.int(0)), behind: ranked(BALANCED_ORDER, &v, v.int(11)) };
+        assert_eq!(b.ahead, BALANCED_ORDER);
+        assert_eq!(b.behind, [NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, Call, WasteWork, StackUseful, Stock, Rotate], "behind: the call after the foundation plays");
+        // Lazy by name: the call 100, the Nerts top to a foundation 90, ... ROTATE 0.
+        let lazy: Vec<(&str, f64)> = LAZY_PARAMS.iter().map(|d| (d.name, d.default)).collect();
+        assert_eq!(&lazy[..4], &[("call", 100.0), ("nerts_found", 90.0), ("nerts_work", 60.0), ("flip_nerts", 50.0)]);
+    }
+
+    #[test]
+    fn priorities_reorder_the_kinds_and_ties_keep_the_default_order() {
+        let v = values(&LAZY_PARAMS, &[("stock", 95.0), ("call", 0.0)]);
+        assert_eq!(Ranked::new(LAZY_ORDER, &v).order, [Stock, NertsFound, WorkFound, WasteFound, NertsWork, FlipN, WasteWork, StackForNerts, StackUseful, Call, Rotate]);
+        let v = values(&LAZY_PARAMS, &[("rotate", 90.0)]);
+        assert_eq!(Ranked::new(LAZY_ORDER, &v).order[..3], [Call, NertsFound, Rotate], "a tie with nerts_found: the default order first");
+        let v = values(&BALANCED_PARAMS, &[("call_behind", 0.0)]);
+        assert_eq!(ranked(BALANCED_ORDER, &v, v.int(11))[7..], [StackUseful, Stock, Call, Rotate], "behind, the call at 0 ties ROTATE: the call comes first in balanced's order");
+        assert_eq!(ranked(BALANCED_ORDER, &v, v.int(0))[0], Call, "ahead, the call keeps its priority");
     }
 }
