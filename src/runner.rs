@@ -208,6 +208,12 @@ pub trait MatchGame: Sync {
     fn reports_points(&self) -> bool {
         false
     }
+    /// True if each [`MatchRecord`] carries the seats' points for the bot protocol's
+    /// `match_end` message (docs/bot-protocol.md section 3.5), also where the runner
+    /// does not aggregate them (Speed's match points). Default: [`MatchGame::reports_points`].
+    fn end_points(&self) -> bool {
+        self.reports_points()
+    }
     /// The per-seat rates each [`MatchRecord`] counts, aggregated per bot with an
     /// interval; `None` (the default) for games without them.
     fn rates(&self) -> Option<&'static RateSet> {

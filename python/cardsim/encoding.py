@@ -149,7 +149,7 @@ class Speed(Encoder):
 
     fields = (
         ("seat", 1), ("hand", 52), ("shown", 52), ("pile_top_rank", 2), ("pile_top_suit", 2),
-        ("hand_count_mine", 1), ("hand_count_theirs", 1),
+        ("hand_count_mine", 1), ("hand_count_theirs", 1), ("totals_mine", 1), ("totals_theirs", 1),
     )
     # play card c onto pile p: 2c+p (104); draw: 104; idle: 105, never legal (every play and
     # the draw are progress: staying idle beside them breaks the liveness rule)
@@ -170,6 +170,8 @@ class Speed(Encoder):
         self.put(out, "pile_top_suit", [u for _, u in tops])
         self.put(out, "hand_count_mine", [view["hand_counts"][seat]])
         self.put(out, "hand_count_theirs", [view["hand_counts"][1 - seat]])
+        self.put(out, "totals_mine", [view["totals"][seat]])
+        self.put(out, "totals_theirs", [view["totals"][1 - seat]])
 
     def action_id(self, a):
         if a["action"] == "play":

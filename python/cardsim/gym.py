@@ -38,7 +38,8 @@ class CardsimEnv(gymnasium.Env):
     - ``label``: its label in ``info["csv"]`` (with ``@preset``).
     - ``flags``: rule variants, as for ``cardsim.match``.
     - ``rewards``: ``"match"`` (+1 won, -1 lost, 0 without a winner, when the match
-      ends) or ``"deal"`` (Nerts: each deal's points of the learner's team).
+      ends) or ``"deal"`` (each deal's points when they show: Nerts, the learner's
+      team's; Speed, the learner's minus the opponent's).
     - ``illegal``: ``"lose"`` (an action outside the mask ends the episode with reward
       -1 and ``info["illegal"]``) or ``"raise"`` (``ValueError``).
 

@@ -220,11 +220,38 @@ def test_nerts_deal_rewards_add_up_to_the_match_points():
     env.close()
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_speed_deal_rewards_add_up_to_the_match_points_and_the_csv_margin(seat):
+    env = cardsim.gym.make("speed", seat=seat, rewards="deal", flags={"speed.target": 20})
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        obs, info = env.reset(seed=seed)
+        rewards = []
+        while True:
+            totals = info["view"]["totals"]
+            assert (env.encoder.field(obs, "totals_mine")[0], env.encoder.field(obs, "totals_theirs")[0]) == (totals[seat], totals[1 - seat])
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            rewards.append(reward)
+            if terminated or truncated:
+                break
+        end = info["result"][seat]
+        points = end["points"]
+        assert terminated and sum(rewards) == points[seat] - points[1 - seat]
+        # a deal scores at most the 15 stock cards: the winner's 20 take two scored deals
+        assert max(points) >= 20 and min(points) < 20 and len([r for r in rewards if r]) >= 2
+        assert (sum(rewards) > 0) == end["won"]
+        # the CSV of the match reports the winner's points minus the loser's as `margin` (one match: its max)
+        header, rows = cardsim._csv.parse(info["csv"])
+        row = next(r for r in rows if r["bot"] == "learner" and r["seat"] == "all")
+        assert row["margin_max"] == abs(sum(rewards))
+    env.close()
+
+
 def test_bad_environment_arguments_are_one_line_errors():
     for call, text in [
         (lambda: cardsim.gym.make("chess"), "unknown environment 'chess'"),
         (lambda: cardsim.gym.make("lopti-9p"), "lopti is played by 2 to 5 players, not 9"),
-        (lambda: cardsim.gym.make("spit", rewards="deal"), "rewards='deal' is offered for nerts only"),
+        (lambda: cardsim.gym.make("spit", rewards="deal"), "rewards='deal' is offered for nerts and speed only"),
         (lambda: cardsim.gym.make("nerts-3p", flags={"nerts.jokers_per_deck": 1}), "without Jokers"),
         (lambda: cardsim.gym.make("lopti-3p", seat=3), "seat=3"),
         (lambda: cardsim.pettingzoo.env("speed", bots=["greedy", "smart"]), "no learner seat"),
