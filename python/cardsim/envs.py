@@ -36,6 +36,18 @@ def parse_id(env_id, players=None):
     return game, players, info[game]["default_bots"]
 
 
+def env_ids():
+    """Every environment id, in ``cardsim.games()``'s order: the game's name for a game of
+    one table size (``"spit"``, ``"speed"``), else ``GAME-Np`` for each size
+    (``"lopti-2p"`` .. ``"lopti-5p"``, ``"nerts-2p"`` .. ``"nerts-8p"``)."""
+    ids = []
+    for g in _cardsim.games_list():
+        if g["name"] in ENCODERS:
+            low, high = g["players"]
+            ids += [g["name"]] if low == high else [f"{g['name']}-{n}p" for n in range(low, high + 1)]
+    return ids
+
+
 def default_opponents(defaults, players):
     """The game's default bots after the first, cycled over ``players - 1`` seats."""
     return [defaults[(k + 1) % len(defaults)] for k in range(players - 1)]

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -245,6 +246,40 @@ def test_speed_deal_rewards_add_up_to_the_match_points_and_the_csv_margin(seat):
         row = next(r for r in rows if r["bot"] == "learner" and r["seat"] == "all")
         assert row["margin_max"] == abs(sum(rewards))
     env.close()
+
+
+GYM_IDS = ["spit", "speed"] + [f"lopti-{n}p" for n in range(2, 6)] + [f"nerts-{n}p" for n in range(2, 9)]
+
+
+def test_every_environment_id_is_registered_with_gymnasium():
+    registered = [i for i in gymnasium.envs.registry if i.startswith("cardsim/")]
+    assert sorted(registered) == sorted(f"cardsim/{i}" for i in GYM_IDS)
+    for env_id in GYM_IDS:
+        env = gymnasium.make(f"cardsim/{env_id}")
+        inner = env.unwrapped
+        assert isinstance(inner, cardsim.gym.CardsimEnv) and env.spec.id == f"cardsim/{env_id}"
+        game, _, count = env_id.partition("-")
+        assert inner._match.game == game and len(inner._match.bots) == (int(count[:-1]) if count else 2)
+        assert env.observation_space == cardsim.gym.make(env_id).observation_space
+        obs, info = env.reset(seed=1)
+        assert env.observation_space.contains(obs) and info["action_mask"].any()
+        env.close()
+    assert table_threads() == []
+
+
+def test_gymnasium_make_passes_the_keywords_and_plays_the_same_episodes():
+    kwargs = dict(opponents=["lowest", "burner"], seat=1, rewards="match")
+    a = random_episode(gymnasium.make("cardsim/lopti-3p", **kwargs), 5)
+    b = random_episode(cardsim.gym.make("lopti-3p", **kwargs), 5)
+    assert a[1] == b[1] and a[2]["csv"] == b[2]["csv"] and b"lowest" in a[2]["csv"]
+    assert all((x == y).all() for x, y in zip(a[0], b[0])) and len(a[0]) == len(b[0])
+
+
+def test_gymnasium_make_imports_cardsim_gym_when_asked_to():
+    code = ("import gymnasium\nenv = gymnasium.make('cardsim.gym:cardsim/nerts-4p')\n"
+            "obs, info = env.reset(seed=2)\nprint(len(env.unwrapped._match.bots), obs.shape[0])\nenv.close()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["4", str(cardsim.gym.make("nerts-4p").observation_space.shape[0])]
 
 
 def test_bad_environment_arguments_are_one_line_errors():
