@@ -216,7 +216,7 @@ impl ExternalBot {
     /// Starts a process (or connects to the in-process peer) and exchanges the hellos.
     fn connect(&self) -> Result<Conn, (Fault, String)> {
         let mut process: Box<dyn Channel> = match &self.spec.peer {
-            Some(peer) => Box::new(InProcess::new(peer.0.connect().map_err(|e| (Fault::CannotStart, e))?)),
+            Some(peer) => Box::new(InProcess::new(peer.0.connect().map_err(|e| (Fault::CannotStart, e))?, peer.0.timed())),
             None => Box::new(Process::start(&self.spec.command, self.spec.stderr.as_deref()).map_err(|e| (Fault::CannotStart, format!("{}: {e}", self.spec.command[0])))?),
         };
         if !self.send(&mut *process, &self.hello) {
