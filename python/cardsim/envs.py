@@ -71,13 +71,11 @@ class Match:
             raise ValueError(f"rewards='deal' is offered for nerts and speed only (a {game} view shows no match points); use rewards='match'")
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal={illegal!r}: must be one of {ILLEGAL}")
-        if game == "nerts" and str((flags or {}).get("nerts.jokers_per_deck", 0)) != "0":
-            raise ValueError("the nerts environments play without Jokers: nerts.jokers_per_deck must be 0")
         if len(bots) != players:
             raise ValueError(f"{game} with {players} players needs {players} seats, got {len(bots)}")
         self.game, self.bots = game, list(bots)
         self.flags, self.rewards, self.illegal, self.preset = flags, rewards, illegal, preset
-        self.encoder = ENCODERS[game]()
+        self.encoder = ENCODERS[game](flags)
         self.learners = [s for s, b in enumerate(self.bots) if b is None]
         if not self.learners:
             raise ValueError("no learner seat: mark at least one seat None")
@@ -107,7 +105,7 @@ class Match:
         reward that came to it since its last decision (rewards="deal")."""
         seat = event.seat
         self.decision = event
-        self.ids = self.encoder.legal(event.legal)
+        self.ids = self.encoder.legal(event.legal, event.view)
         self.obs[seat] = self.encoder.observe(event.view)
         self.masks[seat] = self.encoder.mask(self.ids, event.legal)
         if self.rewards == "deal":
