@@ -989,9 +989,8 @@ fn run_merge(a: MergeArgs) -> Result<(), String> {
     write_study(&study, &state, &a.out, Console::stdout())
 }
 
-/// `cardsim trace`, writing the trace to `out` (standard output on the command line).
-/// `cardsim trace`, written to `out`; `peers`: in-process bots named by label in the
-/// `--bot` texts ([`Table::parse_with`]).
+/// `cardsim trace`, writing the trace to `out` (standard output on the command line);
+/// `peers`: in-process bots named by label in the `--bot` texts ([`Table::parse_with`]).
 fn run_trace(a: TraceArgs, peers: &[(String, Arc<dyn Peer>)], out: &mut dyn Write) -> Result<(), String> {
     let (p, seed, matchup) = match &a.experiment {
         Some(file) => {
