@@ -346,8 +346,10 @@ impl Match {
         self
     }
 
-    /// Seconds an external bot (`exec:`) may take for one answer (`--bot-timeout`, 0.001
-    /// to 3600; default 10).
+    /// Seconds an external bot (`exec:`) or an in-process one ([`Match::peer`]) may take
+    /// for one answer (`--bot-timeout`, 0.001 to 3600; default 10). An in-process bot
+    /// cannot be interrupted: an answer that comes back later than this is a time-out
+    /// fault, as for a process (a [`Peer`] whose [`Peer::timed`] is false is exempt).
     ///
     /// ```rust
     /// let err = cardsim::api::Match::new("lopti").bot("lowest").bot("random").bot_timeout(0.0).run().err().unwrap();
@@ -394,14 +396,7 @@ impl Match {
                     if self.bots.iter().any(other) {
                         return Err(format!("in-process bot {}: two different bots share this label; give one another label", crate::output::clip(label)));
                     }
-                    let mut spec = BotSpec::parse(label).map_err(|e| e.replace("--bot", "in-process bot"))?;
-                    if spec.is_external() || spec.source.is_some() {
-                        return Err(format!("in-process bot {}: a label, not a bot file or exec: command", crate::output::clip(label)));
-                    }
-                    let command = vec![std::mem::replace(&mut spec.strategy, crate::bot::EXEC.to_string())];
-                    let peer = Some(crate::external::channel::PeerRef(peer.clone()));
-                    spec.external = Some(crate::external::ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS, stderr: None, log: None, peer });
-                    spec
+                    BotSpec::peer(label, peer.clone())?
                 }
             });
         }

@@ -69,6 +69,20 @@ impl BotSpec {
         Ok(BotSpec { strategy: strategy.to_string(), preset, overrides: ReactionOverrides::default(), game: None, label: text.to_string(), external: None, source: None, params })
     }
 
+    /// An in-process bot labelled `label` (`LABEL@PRESET` gives a real-time bot that
+    /// reaction preset, as for `exec:`) that talks to `peer` instead of a process
+    /// ([`crate::api::Match::peer`], and the Python package's `sprt` and `trace`).
+    pub fn peer(label: &str, peer: std::sync::Arc<dyn crate::external::channel::Peer>) -> Result<BotSpec, String> {
+        let mut spec = BotSpec::parse(label).map_err(|e| e.replace("--bot", "in-process bot"))?;
+        if spec.is_external() || spec.source.is_some() {
+            return Err(format!("in-process bot {}: a label, not a bot file or exec: command", clip(label)));
+        }
+        let command = vec![std::mem::replace(&mut spec.strategy, EXEC.to_string())];
+        let peer = Some(crate::external::channel::PeerRef(peer));
+        spec.external = Some(ExternalSpec { command, timeout_ms: crate::external::DEFAULT_TIMEOUT_MS, stderr: None, log: None, peer });
+        Ok(spec)
+    }
+
     /// Parses `exec:PATH[,ARG...][@PRESET]` (`rest` is the text after `exec:`): only a
     /// final `@` followed by a preset name is a preset, so a path may hold an `@`.
     fn parse_exec(text: &str, rest: &str) -> Result<BotSpec, String> {

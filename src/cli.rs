@@ -1,5 +1,6 @@
 //! The command-line interface: `match`, `trace`, `run`, `list`, `legal`.
 
+use crate::external::channel::Peer;
 use crate::games;
 use crate::experiment::Experiment;
 use crate::output::console::Console;
@@ -12,6 +13,7 @@ use crate::trace::{StreamSink, TraceEvent, TraceFormat, TraceSink};
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The part of every `--bot` help that explains external bots (one text for every command).
@@ -427,7 +429,7 @@ struct TraceArgs {
 pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Match(a) => run_match(a),
-        Command::Trace(a) => run_trace(a, &mut std::io::stdout().lock()),
+        Command::Trace(a) => run_trace(a, &[], &mut std::io::stdout().lock()),
         Command::Run(a) => run_experiment(a, Console::stdout()),
         Command::Merge(a) => run_merge(a),
         Command::Balance(a) => run_balance(a),
@@ -441,7 +443,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             }
             out.finish()
         }
-        Command::Sprt(a) => run_sprt_command(a, Console::stdout()),
+        Command::Sprt(a) => run_sprt_command(a, &[], Console::stdout()),
         Command::List => {
             let mut out = Console::stdout();
             let _ = list(&mut out);
@@ -509,14 +511,22 @@ impl Write for Captured {
 /// writes them). Never takes over the process's signals ([`crate::interrupt::embed`]).
 /// Errors are the command line's one-line messages, without `error: `.
 pub fn run_captured(args: &[String]) -> Result<Vec<u8>, String> {
+    run_captured_with(args, &[])
+}
+
+/// [`run_captured`] with in-process bots: in `trace GAME` and `sprt`, a `--bot` text
+/// equal to the label of one of `peers` is that bot ([`Table::parse_with`]); `run`
+/// takes none.
+pub fn run_captured_with(args: &[String], peers: &[(String, Arc<dyn Peer>)]) -> Result<Vec<u8>, String> {
     crate::interrupt::embed();
     let cli = Cli::try_parse_from(std::iter::once("cardsim").chain(args.iter().map(String::as_str))).map_err(|e| clap_error_line(&e))?;
     let buf = Captured::default();
     let console = || Console::new(Box::new(buf.clone()));
     match cli.command {
-        Command::Trace(a) => run_trace(a, &mut buf.clone())?,
+        Command::Trace(a) => run_trace(a, peers, &mut buf.clone())?,
+        Command::Run(_) if !peers.is_empty() => return Err("run: in-process bots play in match, sprt and trace; an experiment file names its bots".into()),
         Command::Run(a) => run_experiment(a, console())?,
-        Command::Sprt(a) => run_sprt_command(a, console())?,
+        Command::Sprt(a) => run_sprt_command(a, peers, console())?,
         _ => return Err(format!("{}: only trace, run and sprt run in-process", args.first().map_or("(no command)", String::as_str))),
     }
     let bytes = std::mem::take(&mut *buf.0.lock().expect("captured output"));
@@ -979,8 +989,9 @@ fn run_merge(a: MergeArgs) -> Result<(), String> {
     write_study(&study, &state, &a.out, Console::stdout())
 }
 
-/// `cardsim trace`, writing the trace to `out` (standard output on the command line).
-fn run_trace(a: TraceArgs, out: &mut dyn Write) -> Result<(), String> {
+/// `cardsim trace`, writing the trace to `out` (standard output on the command line);
+/// `peers`: in-process bots named by label in the `--bot` texts ([`Table::parse_with`]).
+fn run_trace(a: TraceArgs, peers: &[(String, Arc<dyn Peer>)], out: &mut dyn Write) -> Result<(), String> {
     let (p, seed, matchup) = match &a.experiment {
         Some(file) => {
             let exp = Experiment::load(file)?;
@@ -995,7 +1006,7 @@ fn run_trace(a: TraceArgs, out: &mut dyn Write) -> Result<(), String> {
         }
         None => {
             let game = a.game.as_deref().expect("clap requires a game without --experiment");
-            let mut p = Table::parse(game, &a.table.bot_texts()?, &a.table.sets, a.table.seats.design())?;
+            let mut p = Table::parse_with(game, &a.table.bot_texts()?, peers, &a.table.sets, a.table.seats.design())?;
             p.set_bot_timeout(a.table.bot_timeout)?;
             (p, a.table.seed, None)
         }
@@ -1029,8 +1040,9 @@ fn run_trace(a: TraceArgs, out: &mut dyn Write) -> Result<(), String> {
 }
 
 /// `cardsim sprt`, printing to `stdout` (standard output on the command line) unless an
-/// export takes standard output.
-fn run_sprt_command(a: SprtArgs, stdout: Console) -> Result<(), String> {
+/// export takes standard output; `peers`: in-process bots named by label in the `--bot`
+/// texts ([`Table::parse_with`]).
+fn run_sprt_command(a: SprtArgs, peers: &[(String, Arc<dyn Peer>)], stdout: Console) -> Result<(), String> {
     use crate::stats::{elo_with_interval, nelo_with_interval, paired_score, Sprt, SprtVerdict, Z_95};
     if a.bots.len() != 2 {
         return Err(format!("sprt needs exactly 2 --bot options (A, then B), got {}", a.bots.len()));
@@ -1041,7 +1053,7 @@ fn run_sprt_command(a: SprtArgs, stdout: Console) -> Result<(), String> {
     check_count("--max-games", a.max_games, 2, MAX_GAMES)?;
     let model = a.model.parse()?;
     let sprt = Sprt::new(a.elo0, a.elo1, a.alpha, a.beta, model)?;
-    let mut p = Table::parse(&a.game, &a.bots, &a.sets, SeatingDesign::All)?;
+    let mut p = Table::parse_with(&a.game, &a.bots, peers, &a.sets, SeatingDesign::All)?;
     p.set_bot_timeout(a.bot_timeout)?;
     let game = p.entry.build(&p.bots, &p.settings)?;
     if game.seats() != 2 {

@@ -128,26 +128,27 @@ impl StrategyBug {
         self.seat_bots[self.choice.seat as usize] as usize
     }
     /// The one-line report: `labels` are the matchup's bot labels, `repro` the command
-    /// that replays the match (without `--index`).
+    /// that replays the match without its index ([`crate::table::Table::trace_command`];
+    /// [`crate::table::repro_at`] adds it).
     pub fn message(&self, labels: &[String], deal: u64, seed: u64, repro: &str) -> String {
         let c = &self.choice;
         if let Some(fault) = c.fault {
             return format!(
-                "{} of deal {deal} (seed {seed}, match {}); line: {}; reproduce with: {repro} --index {}",
+                "{} of deal {deal} (seed {seed}, match {}); line: {}; reproduce with: {}",
                 crate::external::fault_words(labels.get(self.bot()).map_or("?", |l| l.as_str()), c, fault),
                 self.match_index,
                 crate::external::fault_line(c),
-                self.match_index
+                crate::table::repro_at(repro, self.match_index)
             );
         }
         format!(
-            "strategy '{}' (seat {}) chose an illegal action {} at action index {} of deal {deal} (seed {seed}, match {}): a bug in that strategy; reproduce with: {repro} --index {}",
+            "strategy '{}' (seat {}) chose an illegal action {} at action index {} of deal {deal} (seed {seed}, match {}): a bug in that strategy; reproduce with: {}",
             labels.get(self.bot()).map_or("?", |l| l.as_str()),
             c.seat,
             c.action,
             c.index,
             self.match_index,
-            self.match_index
+            crate::table::repro_at(repro, self.match_index)
         )
     }
 }
@@ -207,6 +208,12 @@ pub trait MatchGame: Sync {
     /// then aggregates ([`PointStats`]) and the CSV reports. Default: no.
     fn reports_points(&self) -> bool {
         false
+    }
+    /// True if each [`MatchRecord`] carries the seats' points for the bot protocol's
+    /// `match_end` message (docs/bot-protocol.md section 3.5), also where the runner
+    /// does not aggregate them (Speed's match points). Default: [`MatchGame::reports_points`].
+    fn end_points(&self) -> bool {
+        self.reports_points()
     }
     /// The per-seat rates each [`MatchRecord`] counts, aggregated per bot with an
     /// interval; `None` (the default) for games without them.

@@ -2,9 +2,12 @@
 //! rules in force and the seating design.
 
 use crate::bot::BotSpec;
+use crate::external::channel::Peer;
 use crate::games::{self, GameEntry, TracedGame};
+use crate::output::quote::clip;
 use crate::runner::{twin_ranks, RunConfig, SeatingDesign};
 use crate::settings::Settings;
+use std::sync::Arc;
 
 /// A checked table.
 pub struct Table {
@@ -52,9 +55,19 @@ impl Table {
     /// Parses bot texts (`STRATEGY[@PRESET]` or bot files; the game's default bots when
     /// empty) and builds the table.
     pub fn parse(game: &str, bot_texts: &[String], sets: &[String], seating: SeatingDesign) -> Result<Table, String> {
+        Table::parse_with(game, bot_texts, &[], sets, seating)
+    }
+
+    /// [`Table::parse`], where a bot text equal to the label of one of `peers` is that
+    /// in-process bot ([`BotSpec::peer`]).
+    pub fn parse_with(game: &str, bot_texts: &[String], peers: &[(String, Arc<dyn Peer>)], sets: &[String], seating: SeatingDesign) -> Result<Table, String> {
         let entry = games::find(game)?;
         let texts: Vec<String> = if bot_texts.is_empty() { entry.default_bots().iter().map(|s| s.to_string()).collect() } else { bot_texts.to_vec() };
-        let bots = texts.iter().map(|t| BotSpec::parse(t)).collect::<Result<Vec<_>, _>>()?;
+        let bot = |t: &String| match peers.iter().find(|(label, _)| label == t) {
+            Some((label, peer)) => BotSpec::peer(label, peer.clone()),
+            None => BotSpec::parse(t),
+        };
+        let bots = texts.iter().map(bot).collect::<Result<Vec<_>, _>>()?;
         Table::new(entry, bots, sets, seating)
     }
 
@@ -86,23 +99,47 @@ impl Table {
         RunConfig { games, seed, seating: self.seating, twin_rank: self.twin_rank.clone(), quiet }
     }
 
-    /// The `cardsim trace` command line (without `--index`) that replays a match of this
-    /// table from master seed `seed`: game, bots by label, flags, seating.
+    /// The `cardsim trace` command line (without `--index`; [`repro_at`] adds it) that
+    /// replays a match of this table from master seed `seed`: game, bots by label,
+    /// flags, seating. With an in-process bot, which the command line cannot start, it
+    /// is the Python call `cardsim.trace("GAME", [...], seed=S, flags={...},
+    /// seating="D")` instead, each in-process bot written `<in-process bot LABEL>`: the
+    /// caller passes the same Python bot there.
     pub fn trace_command(&self, seed: u64) -> String {
+        let seating = format!("{:?}", self.seating).to_lowercase();
+        let non_default = self.settings.non_default();
+        let sets = non_default.split(' ').filter(|kv| !kv.is_empty());
+        let in_process = |b: &BotSpec| b.external.as_ref().is_some_and(|e| e.peer.is_some());
+        if self.bots.iter().any(in_process) {
+            let q = |t: &str| serde_json::to_string(t).expect("a string as JSON");
+            let bots: Vec<String> = self.given_labels.iter().zip(&self.bots).map(|(l, b)| if in_process(b) { format!("<in-process bot {}>", clip(l)) } else { q(l) }).collect();
+            let flags: Vec<String> = sets.filter_map(|kv| kv.split_once('=')).map(|(k, v)| format!("{}: {}", q(k), q(v))).collect();
+            let flags = if flags.is_empty() { String::new() } else { format!(", flags={{{}}}", flags.join(", ")) };
+            return format!("cardsim.trace({}, [{}], seed={seed}{flags}, seating={})", q(self.entry.name()), bots.join(", "), q(&seating));
+        }
         let mut cmd = format!("cardsim trace {}", self.entry.name());
         for label in &self.given_labels {
             cmd += &format!(" --bot {label}");
         }
         cmd += &format!(" --seed {seed}");
-        for kv in self.settings.non_default().split(' ').filter(|kv| !kv.is_empty()) {
+        for kv in sets {
             cmd += &format!(" --set {kv}");
         }
-        cmd + &format!(" --seating {}", format!("{:?}", self.seating).to_lowercase())
+        cmd + &format!(" --seating {seating}")
     }
 
     /// The runnable game.
     pub fn build(&self) -> Result<Box<dyn TracedGame>, String> {
         self.entry.build(&self.bots, &self.settings)
+    }
+}
+
+/// The replay `repro` of a table ([`Table::trace_command`]) for match `index`: the
+/// command line with `--index INDEX`, or the Python call with `index=INDEX`.
+pub fn repro_at(repro: &str, index: u64) -> String {
+    match repro.strip_suffix(')') {
+        Some(call) => format!("{call}, index={index})"),
+        None => format!("{repro} --index {index}"),
     }
 }
 

@@ -68,7 +68,9 @@ def match(game, bots=(), games=10_000, seed=1, threads=None, flags=None, seating
     - ``seed``: master seed; the same seed gives the same bytes on any thread count.
     - ``threads``: worker threads (default: all cores).
     - ``flags``: rule variants as ``{"spit.num_stockpiles": 4}`` (``--set``).
-    - ``bot_timeout``: seconds an external bot may take per answer.
+    - ``bot_timeout``: seconds an external or in-process bot may take per answer
+      (default 10; an in-process bot cannot be interrupted: an answer that comes back
+      later fails the run as a time-out).
 
     Bad input raises ``ValueError`` with the command line's one-line message.
     """

@@ -1,6 +1,7 @@
 """``cardsim.run``, ``cardsim.sprt`` and ``cardsim.trace``: the command line's
 ``run``, ``sprt`` and ``trace`` run in this process (the same code, with the GIL
-released), so they write and return the same bytes as the binary for the same inputs."""
+released), so they write and return the same bytes as the binary for the same inputs.
+``sprt`` and ``trace`` also take Python bots, played in-process as in ``cardsim.match``."""
 
 import json
 import os
@@ -9,6 +10,7 @@ import tempfile
 
 from . import _cardsim
 from . import _csv
+from . import bots as _bots
 
 
 def flag_texts(flags):
@@ -38,10 +40,30 @@ def _options(**options):
     return args
 
 
-def _bot_texts(bots):
-    if isinstance(bots, str) or not all(isinstance(b, str) for b in bots):
-        raise TypeError("bots must be a list of bot texts, e.g. ['smart', 'greedy'] (in-process Python bots play in cardsim.match only)")
-    return list(bots)
+def _bot_args(bots):
+    """The ``--bot`` texts of ``bots`` (bot texts or Python bots) and the in-process
+    bots among them, each named in the texts by its label (``_cardsim.command``'s
+    ``bots``). A Python bot given twice is one bot; two different ones, or a Python bot
+    and a bot text, may not share a label."""
+    if isinstance(bots, str):
+        raise TypeError("bots must be a list of bots, e.g. ['smart', 'greedy']")
+    texts, peers, owners = [], [], {}
+    for bot in bots:
+        if isinstance(bot, str):
+            texts.append(bot)
+            continue
+        spec = _bots.spec(bot)
+        label = spec[0]
+        if label not in owners:
+            owners[label] = bot
+            peers.append(spec)
+        elif owners[label] is not bot:
+            raise ValueError(f"in-process bot '{label}': two different bots share this label; give one another label")
+        texts.append(label)
+    clash = sorted(set(owners) & {t for t in bots if isinstance(t, str)})
+    if clash:
+        raise ValueError(f"in-process bot '{clash[0]}': a bot text names the same label; give the in-process bot another label")
+    return texts, peers
 
 
 class RunResult:
@@ -102,12 +124,15 @@ def sprt(game, bots, elo0, elo1, alpha=0.05, beta=0.05, model="normalized", max_
     (``bots[1]``), as ``cardsim sprt GAME --bot A --bot B --elo0 ... --elo1 ...`` with
     the same options, and returns a :class:`SprtResult`.
 
-    Raises ``ValueError`` with the command line's one-line message."""
+    ``bots`` are bot texts or Python bots (played in-process, as in ``cardsim.match``);
+    ``bot_timeout`` applies to both kinds. Raises ``ValueError`` with the command line's
+    one-line message."""
+    texts, peers = _bot_args(bots)
     with tempfile.TemporaryDirectory(prefix="cardsim-sprt-") as d:
         csv_path = os.path.join(d, "sprt.csv")
-        args = ["sprt", game] + _options(bot=_bot_texts(bots), set=flag_texts(flags), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+        args = ["sprt", game] + _options(bot=texts, set=flag_texts(flags), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                                           model=model, max_games=max_games, seed=seed, threads=threads, bot_timeout=bot_timeout, csv=csv_path)
-        text = _cardsim.command(args).decode("utf-8").replace(f"wrote {csv_path}\n", "")
+        text = _cardsim.command(args, peers).decode("utf-8").replace(f"wrote {csv_path}\n", "")
         with open(csv_path, "rb") as f:
             return SprtResult(text, f.read())
 
@@ -116,15 +141,18 @@ def trace(game=None, bots=(), seed=1, index=0, flags=None, seating="all", experi
     """The events of match ``index`` of a run, as ``cardsim trace ... --format jsonl``
     prints them: a list of dicts (docs/trace-format.md). Give ``game`` (with ``bots``,
     ``seed``, ``flags`` and ``seating`` as in ``cardsim.match``), or ``experiment`` and
-    its ``matchup``; ``deal`` and ``seat`` filter as ``--deal`` and ``--seat``.
+    its ``matchup``; ``deal`` and ``seat`` filter as ``--deal`` and ``--seat``. ``bots``
+    are bot texts or Python bots (played in-process, as in ``cardsim.match``).
 
     Raises ``ValueError`` with the command line's one-line message."""
+    peers = []
     if experiment is None:
         if game is None:
             raise TypeError("trace needs a game, or an experiment file")
-        args = ["trace", game] + _options(bot=_bot_texts(bots), set=flag_texts(flags), seed=seed, seating=seating)
+        texts, peers = _bot_args(bots)
+        args = ["trace", game] + _options(bot=texts, set=flag_texts(flags), seed=seed, seating=seating)
     else:
         args = ["trace"] + _options(experiment=os.fspath(experiment), matchup=matchup)
     args += _options(index=index, deal=deal, seat=seat, bot_timeout=bot_timeout, format="jsonl")
-    out = _cardsim.command(args).decode("utf-8")
+    out = _cardsim.command(args, peers).decode("utf-8")
     return [json.loads(line) for line in out.splitlines() if line]

@@ -9,6 +9,9 @@ action space; in the real-time games the last id is ``idle`` (the protocol's
 
 Cards of Spit, Speed and Nerts: rank value 1 (A) .. 13 (K), 0 for none; suit 1 (c),
 2 (d), 3 (h), 4 (s), 0 for none; as a 52-card mask, card ``13 * (suit - 1) + rank - 1``.
+A Nerts Joker as it stands: ``Jk`` (free, wild) rank 0 and suit 5; ``Jk:R:red`` /
+``Jk:R:black`` (lying on a card, standing for rank R of that colour) rank R and suit 6
+(red) / 7 (black); a Joker whose identity is fixed is the card it stands for.
 Lopti ranks: 0 (``2``) .. 12 (``A``), the game's order.
 """
 
@@ -29,6 +32,18 @@ def card(name):
     return rank, SUITS.index(name[-1]) + 1
 
 
+def eff(name):
+    """``(rank value, suit number)`` of a Nerts card as it stands (docs/bot-protocol.md
+    section 4): a card name as :func:`card`; ``Jk`` (a free Joker) ``(0, 5)``;
+    ``Jk:R:red`` / ``Jk:R:black`` (a Joker standing for rank R) ``(R, 6)`` / ``(R, 7)``."""
+    if name is None or not name.startswith("Jk"):
+        return card(name)
+    if name == "Jk":
+        return 0, 5
+    _, rank, colour = name.split(":")
+    return int(rank), 6 if colour == "red" else 7
+
+
 def card_index(name):
     """The card's place in a 52-card mask."""
     rank, suit = card(name)
@@ -39,7 +54,10 @@ class Encoder:
     """One game's encoding: ``size`` observation values, ``actions`` action ids.
 
     Subclasses set ``fields`` (name, length) in observation order, ``actions`` and
-    ``real_time``, and implement ``fill(view, out)`` and ``action_id(action)``."""
+    ``real_time``, and implement ``fill(view, out)`` and ``action_id(action, view)``
+    (``view``: the decision's view, which some ids depend on). ``flags``: the rule flags
+    of the environment (``{"nerts.jokers_per_deck": 1}``), for encodings that depend on
+    them."""
 
     fields = ()
     actions = 0
@@ -47,7 +65,7 @@ class Encoder:
     #: bounds of every observation value (Nerts scores can be negative)
     low, high = -1e6, 1e6
 
-    def __init__(self):
+    def __init__(self, flags=None):
         self.size = sum(n for _, n in self.fields)
         self.offsets = {}
         at = 0
@@ -76,10 +94,10 @@ class Encoder:
         lo, hi = self.offsets[name]
         out[lo:hi] = values
 
-    def legal(self, actions):
-        """The ids of the legal actions ``actions`` (the protocol's list, in its order),
-        as a list parallel to it; an id appears once."""
-        ids = [self.action_id(a) for a in actions]
+    def legal(self, actions, view=None):
+        """The ids of the legal actions ``actions`` (the protocol's list, in its order)
+        at a decision on ``view``, as a list parallel to it; an id appears once."""
+        ids = [self.action_id(a, view) for a in actions]
         if len(set(ids)) != len(ids):
             raise ValueError(f"two legal actions share an action id: {actions}")
         return ids
@@ -133,7 +151,7 @@ class Spit(Encoder):
         self.put(out, "pile_top_suit", [u for _, u in tops])
         self.put(out, "pile_cards", [p["cards"] for p in view["piles"]])
 
-    def action_id(self, a):
+    def action_id(self, a, view=None):
         kind = a["action"]
         if kind == "play":
             return 2 * a["slot"] + a["pile"]
@@ -149,7 +167,7 @@ class Speed(Encoder):
 
     fields = (
         ("seat", 1), ("hand", 52), ("shown", 52), ("pile_top_rank", 2), ("pile_top_suit", 2),
-        ("hand_count_mine", 1), ("hand_count_theirs", 1),
+        ("hand_count_mine", 1), ("hand_count_theirs", 1), ("totals_mine", 1), ("totals_theirs", 1),
     )
     # play card c onto pile p: 2c+p (104); draw: 104; idle: 105, never legal (every play and
     # the draw are progress: staying idle beside them breaks the liveness rule)
@@ -170,8 +188,10 @@ class Speed(Encoder):
         self.put(out, "pile_top_suit", [u for _, u in tops])
         self.put(out, "hand_count_mine", [view["hand_counts"][seat]])
         self.put(out, "hand_count_theirs", [view["hand_counts"][1 - seat]])
+        self.put(out, "totals_mine", [view["totals"][seat]])
+        self.put(out, "totals_theirs", [view["totals"][1 - seat]])
 
-    def action_id(self, a):
+    def action_id(self, a, view=None):
         if a["action"] == "play":
             return 2 * card_index(a["card"]) + a["pile"]
         if a["action"] == "draw":
@@ -180,7 +200,9 @@ class Speed(Encoder):
 
 
 class Nerts(Encoder):
-    """Nerts (2-8 players, 4 work piles, without Jokers)."""
+    """Nerts (2-8 players, 4 work piles). With Jokers (``nerts.jokers_per_deck`` > 0 in
+    ``flags``) the ids of the actions that declare what a Joker is follow the others,
+    and idle is the last id."""
 
     DEPTH = 13
     fields = (
@@ -191,10 +213,20 @@ class Nerts(Encoder):
     )
     # flip_n 0, flip3 1, recycle 2, rotate 3, call 4; to_foundation from source s: 5+s (6);
     # build from nerts/waste onto p: 11+4k+p (8), from work (q, depth d) onto p: 19+52q+4d+p (208);
-    # fill: the same from 227 (216); slip_under from nerts/waste under p: 443+4k+p (8); idle: 451
+    # fill: the same from 227 (216); slip_under from nerts/waste under p: 443+4k+p (8).
+    # With Jokers: an open Joker from source s to the foundations as card c: 451+52s+c (312);
+    # build b (its id minus 11: 0..215) declaring the moving Joker's suit j and the covered
+    # Joker's suit v (1..4 = c, d, h, s; 0 = no declaration; not both 0): 763+24b+5j+v-1
+    # (5184); a Joker slipped from nerts/waste under p declaring suit j: 5947+16k+4p+j-1 (32).
+    # Idle: the last id (451 without Jokers, 5979 with).
     SIMPLE = {"flip_n": 0, "flip3": 1, "recycle": 2, "rotate": 3, "call": 4}
-    actions = 452
+    JOKER_FOUNDATION, JOKER_BUILD, JOKER_SLIP = 451, 763, 5947
     real_time = True
+
+    def __init__(self, flags=None):
+        self.jokers = str((flags or {}).get("nerts.jokers_per_deck", 0)) != "0"
+        self.actions = 5980 if self.jokers else 452
+        super().__init__(flags)
 
     def idle_legal(self, actions):
         """Always: a Nerts hand may wait (the engine's stall rules handle a table where
@@ -206,14 +238,14 @@ class Nerts(Encoder):
             self.put(out, name, [view[name]])
         self.put(out, "partner_busy", [view["partner_busy"]])
         for name in ("nerts_top", "waste_top"):
-            r, s = card(view[name])
+            r, s = eff(view[name])
             self.put(out, f"{name}_rank", [r])
             self.put(out, f"{name}_suit", [s])
         rank_at, suit_at = self.offsets["work_rank"][0], self.offsets["work_suit"][0]
         for p, pile in enumerate(view["work"]):
             out[self.offsets["work_len"][0] + p] = len(pile)
             for d, c in enumerate(pile[: self.DEPTH]):
-                r, s = card(c)
+                r, s = eff(c)
                 out[rank_at + self.DEPTH * p + d] = r
                 out[suit_at + self.DEPTH * p + d] = s
         lo = self.offsets["needs"][0]
@@ -228,28 +260,54 @@ class Nerts(Encoder):
     def _top(source):
         return {"nerts": 0, "waste": 1}.get(source) if isinstance(source, str) else None
 
-    def _moved(self, base, a, to):
+    def _source(self, source):
+        """0 (Nerts top), 1 (waste top) or 2 + q (work pile q)."""
+        k = self._top(source)
+        return k if k is not None else 2 + source["work"]
+
+    @staticmethod
+    def _open_joker(view, source):
+        """Whether ``source`` shows an open Joker in ``view`` (``Jk`` or ``Jk:R:...``; a
+        Joker whose identity is fixed shows as its card)."""
+        if view is None:
+            return False
+        if isinstance(source, str):
+            shown = view[f"{source}_top"]
+        else:
+            shown = view["work"][source["work"]][source["depth"]]
+        return shown is not None and shown.startswith("Jk")
+
+    def _moved(self, a):
+        """The build or fill ``a`` as 0..215: from the Nerts / waste top (k = 0 / 1)
+        onto ``to``: 4k + to; a work stack (pile q, depth d): 8 + 52q + 4d + to."""
         k = self._top(a["from"])
         if k is not None:
-            return base + 4 * k + to
+            return 4 * k + a["to"]
         w = a["from"]
-        return base + 8 + 52 * w["work"] + 4 * w["depth"] + to
+        return 8 + 52 * w["work"] + 4 * w["depth"] + a["to"]
 
-    def action_id(self, a):
+    def action_id(self, a, view=None):
+        """The id of legal action ``a`` at a decision on ``view`` (needed with Jokers: an
+        open Joker sent to the foundations has an id per card it is declared as)."""
         kind = a["action"]
         if kind in self.SIMPLE:
             return self.SIMPLE[kind]
-        if a.get("joker") or a.get("cover"):
-            raise ValueError("the Nerts environments play without Jokers (nerts.jokers_per_deck=0)")
+        joker = 0 if a.get("joker") is None else SUITS.index(a["joker"][-1]) + 1
+        cover = 0 if a.get("cover") is None else a["cover"] + 1
+        declares = joker or cover or (kind == "to_foundation" and self._open_joker(view, a["from"]))
+        if declares and not self.jokers:
+            raise ValueError(f"a Joker declaration without Jokers (nerts.jokers_per_deck=0): {a}")
         if kind == "to_foundation":
-            k = self._top(a["from"])
-            return 5 + (k if k is not None else 2 + a["from"]["work"])
+            s = self._source(a["from"])
+            return self.JOKER_FOUNDATION + 52 * s + card_index(a["card"]) if declares else 5 + s
         if kind == "build":
-            return self._moved(11, a, a["to"])
+            b = self._moved(a)
+            return self.JOKER_BUILD + 24 * b + 5 * joker + cover - 1 if declares else 11 + b
         if kind == "fill":
-            return self._moved(227, a, a["to"])
+            return 227 + self._moved(a)
         if kind == "slip_under":
-            return 443 + 4 * self._top(a["from"]) + a["pile"]
+            k, p = self._top(a["from"]), a["pile"]
+            return self.JOKER_SLIP + 16 * k + 4 * p + joker - 1 if declares else 443 + 4 * k + p
         raise ValueError(f"unknown Nerts action {a}")
 
 
@@ -297,7 +355,7 @@ class Lopti(Encoder):
             self._count(out, self.offsets["table_known"][0] + 13 * i, t["known"])
             self._count(out, self.offsets["table_face_up"][0] + 13 * i, t["face_up"])
 
-    def action_id(self, a):
+    def action_id(self, a, view=None):
         kind = a["action"]
         if kind == "play":
             return 4 * LOPTI_RANK[a["rank"]] + a["count"] - 1

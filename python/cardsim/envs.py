@@ -10,6 +10,9 @@ from .encoding import ENCODERS
 from .table import Decision, Table
 
 REWARDS = ("match", "deal")
+#: the games whose views show the match points, so that ``rewards="deal"`` can pay each
+#: deal's points when they show
+DEAL_REWARDS = ("nerts", "speed")
 ILLEGAL = ("lose", "raise")
 
 
@@ -33,6 +36,18 @@ def parse_id(env_id, players=None):
     return game, players, info[game]["default_bots"]
 
 
+def env_ids():
+    """Every environment id, in ``cardsim.games()``'s order: the game's name for a game of
+    one table size (``"spit"``, ``"speed"``), else ``GAME-Np`` for each size
+    (``"lopti-2p"`` .. ``"lopti-5p"``, ``"nerts-2p"`` .. ``"nerts-8p"``)."""
+    ids = []
+    for g in _cardsim.games_list():
+        if g["name"] in ENCODERS:
+            low, high = g["players"]
+            ids += [g["name"]] if low == high else [f"{g['name']}-{n}p" for n in range(low, high + 1)]
+    return ids
+
+
 def default_opponents(defaults, players):
     """The game's default bots after the first, cycled over ``players - 1`` seats."""
     return [defaults[(k + 1) % len(defaults)] for k in range(players - 1)]
@@ -43,25 +58,24 @@ class Match:
     turns its events into observations, masks, rewards and episode ends.
 
     ``bots[i]`` plays seat ``i``; ``None`` is a learner seat. ``rewards``: ``"match"``
-    (+1 won, -1 lost, 0 without a winner, at the end) or ``"deal"`` (Nerts: each deal's
-    points of the learner's team, when they show). ``illegal``: ``"lose"`` (the match is
-    abandoned; the learner gets -1 and the episode ends) or ``"raise"`` (``ValueError``).
+    (+1 won, -1 lost, 0 without a winner, at the end) or ``"deal"`` (each deal's points,
+    when they show: Nerts, the learner's team's; Speed, the learner's minus the
+    opponent's). ``illegal``: ``"lose"`` (the match is abandoned; the learner gets -1 and
+    the episode ends) or ``"raise"`` (``ValueError``).
     """
 
     def __init__(self, game, players, bots, flags=None, rewards="match", illegal="lose", label="learner", preset=None):
         if rewards not in REWARDS:
             raise ValueError(f"rewards={rewards!r}: must be one of {REWARDS}")
-        if rewards == "deal" and game != "nerts":
-            raise ValueError(f"rewards='deal' is offered for nerts only (a {game} view shows no deal scores); use rewards='match'")
+        if rewards == "deal" and game not in DEAL_REWARDS:
+            raise ValueError(f"rewards='deal' is offered for nerts and speed only (a {game} view shows no match points); use rewards='match'")
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal={illegal!r}: must be one of {ILLEGAL}")
-        if game == "nerts" and str((flags or {}).get("nerts.jokers_per_deck", 0)) != "0":
-            raise ValueError("the nerts environments play without Jokers: nerts.jokers_per_deck must be 0")
         if len(bots) != players:
             raise ValueError(f"{game} with {players} players needs {players} seats, got {len(bots)}")
         self.game, self.bots = game, list(bots)
         self.flags, self.rewards, self.illegal, self.preset = flags, rewards, illegal, preset
-        self.encoder = ENCODERS[game]()
+        self.encoder = ENCODERS[game](flags)
         self.learners = [s for s, b in enumerate(self.bots) if b is None]
         if not self.learners:
             raise ValueError("no learner seat: mark at least one seat None")
@@ -91,14 +105,25 @@ class Match:
         reward that came to it since its last decision (rewards="deal")."""
         seat = event.seat
         self.decision = event
-        self.ids = self.encoder.legal(event.legal)
+        self.ids = self.encoder.legal(event.legal, event.view)
         self.obs[seat] = self.encoder.observe(event.view)
         self.masks[seat] = self.encoder.mask(self.ids, event.legal)
         if self.rewards == "deal":
-            total = event.view["totals"][event.view["team"]]
+            view = event.view
+            total = self._standing(view["totals"], view["team"] if self.game == "nerts" else seat)
             gain, self.totals[seat] = total - self.totals[seat], total
             return gain
         return 0
+
+    def _standing(self, points, i):
+        """The learner's standing that ``rewards="deal"`` pays the changes of, from the
+        match points ``points`` (a view's ``totals``, per team in Nerts, or
+        ``match_end``'s ``points``, per seat) at index ``i`` (its team or seat): Nerts,
+        its team's points; Speed, its points minus the opponent's (only a deal's winner
+        scores, so a lost deal costs what the opponent scored)."""
+        if self.game == "speed":
+            return points[i] - points[1 - i]
+        return points[i]
 
     def _no_mask(self):
         """The mask of a seat with no decision pending: nothing legal."""
@@ -144,7 +169,7 @@ class Match:
 
     def _final(self, seat, result):
         if self.rewards == "deal":
-            return result["points"][seat] - self.totals[seat]
+            return self._standing(result["points"], seat) - self.totals[seat]
         if result["won"]:
             return 1
         return 0 if result["winner"] is None else -1

@@ -1,6 +1,10 @@
 """Gymnasium environments: one learner seat against built-in or Python bots, for every
 game (docs/python.md, "Gymnasium"). Needs the ``env`` extra: ``pip install
-"./python[env]"``.
+"./python[env]"``. Importing it registers every environment id with Gymnasium as
+``cardsim/ID``, so ``gymnasium.make("cardsim/lopti-3p", opponents=[...])`` makes the
+same environment as ``cardsim.gym.make("lopti-3p", opponents=[...])`` (inside
+Gymnasium's usual wrappers); ``gymnasium.make("cardsim.gym:cardsim/lopti-3p")``
+imports this module first.
 
 ::
 
@@ -18,9 +22,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .envs import Match, default_opponents, parse_id
+from .envs import Match, default_opponents, env_ids, parse_id
 
-__all__ = ["make", "CardsimEnv"]
+__all__ = ["make", "CardsimEnv", "NAMESPACE"]
+
+#: the Gymnasium namespace of the registered ids: ``cardsim/lopti-3p``
+NAMESPACE = "cardsim"
 
 
 class CardsimEnv(gymnasium.Env):
@@ -38,7 +45,8 @@ class CardsimEnv(gymnasium.Env):
     - ``label``: its label in ``info["csv"]`` (with ``@preset``).
     - ``flags``: rule variants, as for ``cardsim.match``.
     - ``rewards``: ``"match"`` (+1 won, -1 lost, 0 without a winner, when the match
-      ends) or ``"deal"`` (Nerts: each deal's points of the learner's team).
+      ends) or ``"deal"`` (each deal's points when they show: Nerts, the learner's
+      team's; Speed, the learner's minus the opponent's).
     - ``illegal``: ``"lose"`` (an action outside the mask ends the episode with reward
       -1 and ``info["illegal"]``) or ``"raise"`` (``ValueError``).
 
@@ -101,3 +109,15 @@ def make(env_id, *, players=None, opponents=None, **kwargs):
     :class:`CardsimEnv`'s."""
     game, players, defaults = parse_id(env_id, players)
     return CardsimEnv(game, players, opponents, defaults=defaults, **kwargs)
+
+
+def _register():
+    """Registers every environment id (``envs.env_ids()``) with Gymnasium as
+    ``cardsim/ID``, made by :func:`make`; an id already registered is left as it is."""
+    for env_id in env_ids():
+        name = f"{NAMESPACE}/{env_id}"
+        if name not in gymnasium.envs.registry:
+            gymnasium.register(name, entry_point=f"{__name__}:make", kwargs={"env_id": env_id})
+
+
+_register()

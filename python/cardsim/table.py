@@ -71,7 +71,8 @@ class Table:
                 self._answers[seat] = queue.SimpleQueue()
                 learner = _bots.Bot(_Seat(self, seat), label=labels[seat], preset=preset)
                 connection = _bots._Connection(learner.bot)
-                specs.append((learner.spec()[0], lambda c=connection: c))
+                # untimed: the seat waits for the caller of step(), as long as it takes
+                specs.append((learner.spec()[0], lambda c=connection: c, False))
             else:
                 specs.append(_bots.spec(bot))
         self._args = (game, specs, 1, int(seed), 1, flag_texts(flags), "one", None)

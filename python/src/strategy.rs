@@ -9,9 +9,12 @@ use cardsim::api::{Match, Peer, PeerConn};
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-/// A Python factory of connections: `make()` returns an object with `handle(line)`.
+/// A Python factory of connections: `make()` returns an object with `handle(line)`;
+/// `timed`: `bot_timeout` applies to its answers (not to a learning environment's seat,
+/// which waits for the caller of `step()`).
 struct PyPeer {
     make: Py<PyAny>,
+    timed: bool,
 }
 
 /// One connection: the object `make()` returned.
@@ -31,6 +34,9 @@ impl Peer for PyPeer {
     fn connect(&self) -> Result<Box<dyn PeerConn>, String> {
         Python::attach(|py| self.make.call0(py).map(|conn| Box::new(PyConn { conn }) as Box<dyn PeerConn>).map_err(|e| error_text(py, e)))
     }
+    fn timed(&self) -> bool {
+        self.timed
+    }
 }
 
 impl PeerConn for PyConn {
@@ -39,12 +45,25 @@ impl PeerConn for PyConn {
     }
 }
 
-/// Adds bot `bot` to `m`: a `--bot` text (`str`), or a `(label, factory)` pair for an
-/// in-process Python bot.
+/// Adds bot `bot` to `m`: a `--bot` text (`str`), or an in-process Python bot
+/// ([`peer`]).
 pub fn add_bot(m: Match, bot: &Bound<'_, PyAny>) -> PyResult<Match> {
     if let Ok(text) = bot.extract::<String>() {
         return Ok(m.bot(&text));
     }
-    let (label, make): (String, Py<PyAny>) = bot.extract()?;
-    Ok(m.peer(&label, Arc::new(PyPeer { make })))
+    let (label, peer) = peer(bot)?;
+    Ok(m.peer(&label, peer))
+}
+
+/// An in-process Python bot as its label and peer: a `(label, factory)` pair, or
+/// `(label, factory, timed)` (`timed` false: `bot_timeout` does not apply).
+pub fn peer(bot: &Bound<'_, PyAny>) -> PyResult<(String, Arc<dyn Peer>)> {
+    let (label, make, timed) = match bot.extract::<(String, Py<PyAny>, bool)>() {
+        Ok(triple) => triple,
+        Err(_) => {
+            let (label, make): (String, Py<PyAny>) = bot.extract()?;
+            (label, make, true)
+        }
+    };
+    Ok((label, Arc::new(PyPeer { make, timed })))
 }

@@ -1,13 +1,23 @@
 """cardsim.run, cardsim.sprt and cardsim.trace against the command line built from the
-same source (CARDSIM_BIN, set by `cargo test --test python_package`)."""
+same source (CARDSIM_BIN, set by `cargo test --test python_package`), and with Python
+bots in-process against the built-in strategies they clone."""
 
 import json
 import os
+import re
 import subprocess
+import sys
+import time
 
 import pytest
 
 import cardsim
+
+BOTS = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "bots")
+sys.path.insert(0, BOTS)
+import botlib  # noqa: E402
+import lopti_lowest  # noqa: E402
+import spit_greedy  # noqa: E402
 
 BIN = os.environ.get("CARDSIM_BIN")
 needs_bin = pytest.mark.skipif(not BIN, reason="CARDSIM_BIN is not set (run through `cargo test --test python_package`)")
@@ -114,6 +124,95 @@ def test_errors_raise_the_command_lines_one_line_message(call, args):
         assert code == 2 and err == f"error: {message}\n"
 
 
-def test_python_bots_play_only_in_match():
-    with pytest.raises(TypeError, match="in-process Python bots play in cardsim.match only"):
-        cardsim.trace("lopti", [object(), "lowest"])
+def lowest_clone():
+    return cardsim.Bot(botlib.Bot("lopti_lowest", "1.0", lopti_lowest.decide, plays=["swap"]), label="lowest")
+
+
+def greedy_clone():
+    return cardsim.Bot(botlib.Bot("spit_greedy", "1.0", spit_greedy.decide, plays=["slap"]), label="greedy", preset="expert")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sprt_with_a_python_clone_gives_the_built_in_bytes(threads):
+    args = dict(elo0=0, elo1=200, max_games=1024, seed=3, flags={"lopti.seven_on_seven": "free"})
+    built_in = cardsim.sprt("lopti", ["lowest", "burner"], threads=2, **args)
+    clone = cardsim.sprt("lopti", [lowest_clone(), "burner"], threads=threads, **args)
+    assert clone.csv == built_in.csv and clone.text == built_in.text
+    assert clone.text.startswith("SPRT lopti | A = lowest vs B = burner") and clone.rows[-1]["games"] == clone.games > 0
+
+
+@pytest.mark.parametrize("game, bots, clone, index", [
+    ("lopti", ["lowest", "burner", "random"], lowest_clone, 5),
+    ("spit", ["greedy@expert", "smart@expert"], greedy_clone, 1),
+])
+def test_trace_with_a_python_clone_gives_the_built_in_events(game, bots, clone, index):
+    built_in = cardsim.trace(game, bots, seed=7, index=index)
+    got = cardsim.trace(game, [clone()] + bots[1:], seed=7, index=index)
+    assert got == built_in and len(got) > 10 and got[-1]["event"] in ("end", "match_end")
+
+
+def test_in_process_bots_in_sprt_and_trace_need_labels_of_their_own():
+    with pytest.raises(ValueError, match="in-process bot 'lowest': a bot text names the same label"):
+        cardsim.trace("lopti", [lowest_clone(), "lowest"])
+    with pytest.raises(ValueError, match="in-process bot 'lowest': two different bots share this label"):
+        cardsim.sprt("lopti", [lowest_clone(), lowest_clone()], elo0=0, elo1=10)
+    with pytest.raises(TypeError, match="bots must be a list"):
+        cardsim.trace("lopti", "lowest")
+
+
+class Slow:
+    """Plays the first legal action after 50 ms of busy work: far over a 1 ms timeout."""
+
+    def choose(self, view, legal):
+        start = time.perf_counter()
+        while time.perf_counter() - start < 0.05:
+            pass
+        return 0
+
+
+def test_bot_timeout_applies_to_in_process_bots():
+    late = r"bot 'Slow' \(seat \d\) timed out: no answer line within 0.001 s \(--bot-timeout\) at its decision 0 of the match"
+    with pytest.raises(ValueError, match=late):
+        cardsim.match("lopti", [Slow, "lowest"], games=2, bot_timeout=0.001)
+    with pytest.raises(ValueError, match=late):
+        cardsim.trace("lopti", [Slow, "lowest"], bot_timeout=0.001)
+    with pytest.raises(ValueError, match=late):
+        cardsim.sprt("lopti", [Slow, "lowest"], elo0=0, elo1=10, max_games=4, bot_timeout=0.001)
+    # within the timeout the bot plays, and a clone still gives the built-in's bytes
+    assert cardsim.match("lopti", [Slow, "lowest"], games=2, bot_timeout=5).rows[0]["games"] == 2
+    got = cardsim.match("lopti", [lowest_clone(), "burner"], games=40, seed=2, bot_timeout=30)
+    assert got.csv == cardsim.match("lopti", ["lowest", "burner"], games=40, seed=2).csv
+
+
+class Picky:
+    """Lopti's `lowest` (the example bot's clone), which raises when it holds 26 cards
+    or more: first in match 18 of seed 4."""
+
+    def __init__(self):
+        self.lowest = botlib.Bot("lopti_lowest", "1.0", lopti_lowest.decide, plays=["swap"])
+
+    def handle(self, msg):
+        if msg["type"] == "decide" and len(msg["view"]["hand"]) >= 26:
+            raise RuntimeError("too many cards")
+        return self.lowest.handle(msg)
+
+
+@pytest.mark.parametrize("run", ["match", "sprt"])
+def test_an_in_process_bot_s_failure_names_the_python_call_that_reproduces_it(run):
+    picky = cardsim.Bot(Picky, label="picky")
+    flags = {"lopti.seven_on_seven": "free"}
+    with pytest.raises(ValueError) as e:
+        if run == "match":
+            cardsim.match("lopti", [picky, "lowest"], games=100, seed=4, flags=flags, threads=1)
+        else:
+            cardsim.sprt("lopti", [picky, "lowest"], elo0=0, elo1=10, seed=4, flags=flags, threads=1)
+    message = str(e.value)
+    assert "\n" not in message and message.startswith("bot 'picky' (seat "), message
+    assert "raised an exception at its decision" in message and "line: 'RuntimeError: too many cards (in handle, deciding move)'" in message
+    hint = re.search(r'; reproduce with: cardsim\.trace\("lopti", \["lowest", <in-process bot picky>\], seed=4, '
+                     r'flags=\{"lopti\.seven_on_seven": "free"\}, seating="all", index=(\d+)\)$', message)
+    assert hint and int(hint.group(1)) > 0, message
+    # the call, with the same Python bot where the hint says so, fails with the same line
+    with pytest.raises(ValueError) as again:
+        cardsim.trace("lopti", ["lowest", picky], seed=4, flags=flags, seating="all", index=int(hint.group(1)))
+    assert str(again.value) == message

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -16,7 +17,7 @@ from pettingzoo.test import api_test
 import cardsim
 import cardsim.gym
 import cardsim.pettingzoo
-from cardsim.encoding import card_index
+from cardsim.encoding import card, card_index
 
 BOTS = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "bots")
 sys.path.insert(0, BOTS)
@@ -27,6 +28,7 @@ import speed_greedy  # noqa: E402
 import spit_greedy  # noqa: E402
 
 ENVS = ["spit", "speed", "lopti-3p", "nerts-3p"]
+JOKERS = {"nerts.jokers_per_deck": 2}
 
 
 def table_threads():
@@ -49,17 +51,17 @@ def random_episode(env, seed, steps=None):
     return seen, rewards, info
 
 
-@pytest.mark.parametrize("env_id", ENVS)
-def test_gymnasium_check_env_passes(env_id):
-    env = cardsim.gym.make(env_id)
+@pytest.mark.parametrize("env_id, flags", [(e, None) for e in ENVS] + [("nerts-3p", JOKERS)])
+def test_gymnasium_check_env_passes(env_id, flags):
+    env = cardsim.gym.make(env_id, flags=flags)
     check_env(env, skip_render_check=True)
     env.close()
     assert table_threads() == []
 
 
-@pytest.mark.parametrize("env_id", ENVS + ["lopti-5p"])
-def test_pettingzoo_api_test_passes(env_id):
-    env = cardsim.pettingzoo.env(env_id)
+@pytest.mark.parametrize("env_id, flags", [(e, None) for e in ENVS + ["lopti-5p"]] + [("nerts-3p", JOKERS)])
+def test_pettingzoo_api_test_passes(env_id, flags):
+    env = cardsim.pettingzoo.env(env_id, flags=flags)
     api_test(env, num_cycles=300)
     env.close()
     assert table_threads() == []
@@ -69,9 +71,12 @@ def test_pettingzoo_api_test_passes(env_id):
     ("spit", {"spit.num_stockpiles": 4, "spit.alternate_colors": True}),
     ("nerts-4p", {"nerts.partnerships": "pairs", "nerts.flip_count": 1}),
     ("lopti-3p", {"lopti.bonus_optional": True}),
+    ("nerts-3p", dict(JOKERS, **{"nerts.target": 40})),
+    ("nerts-4p", {"nerts.jokers_per_deck": 1, "nerts.joker_identity": "until_uncovered", "nerts.partnerships": "pairs", "nerts.target": 40}),
 ])
 def test_whole_random_episodes_stay_in_their_spaces(env_id, flags):
     env = cardsim.gym.make(env_id, flags=flags, illegal="raise")
+    joker_ids = set()
     for seed in range(3):
         rng = np.random.default_rng(seed)
         obs, info = env.reset(seed=seed)
@@ -79,13 +84,20 @@ def test_whole_random_episodes_stay_in_their_spaces(env_id, flags):
             assert env.observation_space.contains(obs)
             legal = np.flatnonzero(info["action_mask"])
             # every action of the protocol's list has its own id, and only those (and idle) are legal
-            ids = {env.encoder.action_id(a) for a in info["legal"]}
+            ids = {env.encoder.action_id(a, info["view"]) for a in info["legal"]}
             assert len(ids) == len(info["legal"]) and ids <= set(legal) <= ids | {env.encoder.idle}
+            joker_ids |= {i for i in ids if i >= 451 and i != env.encoder.idle}
             obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
             if terminated or truncated:
                 assert reward in (-1.0, 0.0, 1.0) and info["result"][0]["seat"] == 0
                 break
     env.close()
+    if flags and flags.get("nerts.jokers_per_deck"):
+        # the Joker declarations were offered: foundation, build and slip-under ids
+        assert env.action_space.n == 5980 and env.encoder.idle == 5979
+        assert {451 <= i < 763 for i in joker_ids} == {True, False} and any(763 <= i < 5947 for i in joker_ids), sorted(joker_ids)
+    elif env_id.startswith("nerts"):
+        assert env.action_space.n == 452 and env.encoder.idle == 451 and not joker_ids
 
 
 @pytest.mark.parametrize("env_id", ENVS)
@@ -150,6 +162,31 @@ def test_a_speed_observation_holds_no_hidden_card():
     env.close()
 
 
+def test_a_nerts_observation_with_jokers_holds_no_hidden_card():
+    """At the learner's first decision (time 0, its layout as dealt) the observation holds
+    its Nerts top and its four work cards, a Joker among them as a free Joker (rank 0,
+    suit 5), and no other card: not its stock, not the Nerts cards below the top."""
+    env = cardsim.gym.make("nerts-3p", opponents=["balanced", "balanced"], flags=JOKERS)
+    enc = env.encoder
+    shown = lambda name: (0, 5) if name.startswith("Jk") else card(name)
+    jokers_seen = 0
+    for seed in range(30):
+        obs, info = env.reset(seed=seed)
+        deal = next(e for e in cardsim.trace("nerts", ["balanced"] * 3, seed=info["seed"], seating="one", flags=JOKERS) if e["event"] == "deal")
+        layout = deal["layouts"][deal["layout_of_seat"][0]]
+        top = info["view"]["nerts_top"]
+        assert top is not None and shown(layout["nerts"][-1]) == (enc.field(obs, "nerts_top_rank")[0], enc.field(obs, "nerts_top_suit")[0])
+        assert (enc.field(obs, "waste_top_rank")[0], enc.field(obs, "waste_top_suit")[0]) == (0, 0)
+        assert list(enc.field(obs, "work_len")) == [1, 1, 1, 1] and enc.field(obs, "stock")[0] == len(layout["stock"])
+        ranks, suits = enc.field(obs, "work_rank").reshape(4, 13), enc.field(obs, "work_suit").reshape(4, 13)
+        assert [(ranks[p][0], suits[p][0]) for p in range(4)] == [shown(w[0]) for w in layout["work"]]
+        # nothing else: every deeper work slot is empty
+        assert not ranks[:, 1:].any() and not suits[:, 1:].any()
+        jokers_seen += sum(name.startswith("Jk") for name in [layout["nerts"][-1]] + [w[0] for w in layout["work"]])
+    env.close()
+    assert jokers_seen > 0, "some deal showed a Joker"
+
+
 def test_a_lopti_observation_holds_no_hidden_card():
     env = cardsim.gym.make("lopti-3p", opponents=["lowest", "lowest"], seat=1)
     obs, info = env.reset(seed=4)
@@ -175,17 +212,18 @@ def test_a_lopti_observation_holds_no_hidden_card():
 def choice_id(env, module, info):
     """The action id of `module`'s choice (an example bot's `decide`) at this decision."""
     index = module.decide({"decision": "move", "view": info["view"], "actions": info["legal"]}, botlib.Match(0, 0))
-    return env.encoder.idle if index is None else env.encoder.action_id(info["legal"][index])
+    return env.encoder.idle if index is None else env.encoder.action_id(info["legal"][index], info["view"])
 
 
-@pytest.mark.parametrize("game, module, label, opponents, preset", [
-    ("spit", spit_greedy, "greedy", ["smart@expert"], "expert"),
-    ("speed", speed_greedy, "greedy", ["smart@skilled"], "skilled"),
-    ("lopti-3p", lopti_lowest, "lowest", ["burner", "random"], None),
-    ("nerts-3p", nerts_lazy, "lazy", ["balanced@skilled", "nerts-first@skilled"], "skilled"),
+@pytest.mark.parametrize("game, module, label, opponents, preset, flags", [
+    ("spit", spit_greedy, "greedy", ["smart@expert"], "expert", None),
+    ("speed", speed_greedy, "greedy", ["smart@skilled"], "skilled", None),
+    ("lopti-3p", lopti_lowest, "lowest", ["burner", "random"], None, None),
+    ("nerts-3p", nerts_lazy, "lazy", ["balanced@skilled", "nerts-first@skilled"], "skilled", None),
+    ("nerts-3p", nerts_lazy, "lazy", ["balanced@skilled", "random@skilled"], "skilled", dict(JOKERS, **{"nerts.target": 40})),
 ])
-def test_a_learner_playing_a_built_in_strategy_s_choices_plays_its_match(game, module, label, opponents, preset):
-    env = cardsim.gym.make(game, opponents=opponents, label=label, preset=preset, illegal="raise")
+def test_a_learner_playing_a_built_in_strategy_s_choices_plays_its_match(game, module, label, opponents, preset, flags):
+    env = cardsim.gym.make(game, opponents=opponents, label=label, preset=preset, illegal="raise", flags=flags)
     for seed in range(3):
         obs, info = env.reset(seed=seed)
         while True:
@@ -193,7 +231,7 @@ def test_a_learner_playing_a_built_in_strategy_s_choices_plays_its_match(game, m
             if terminated or truncated:
                 break
         built_in = f"{label}@{preset}" if preset else label
-        want = cardsim.match(game.partition("-")[0], [built_in] + opponents, games=1, seed=info["seed"], seating="one", threads=1)
+        want = cardsim.match(game.partition("-")[0], [built_in] + opponents, games=1, seed=info["seed"], seating="one", threads=1, flags=flags)
         assert info["csv"] == want.csv
     env.close()
 
@@ -220,12 +258,72 @@ def test_nerts_deal_rewards_add_up_to_the_match_points():
     env.close()
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_speed_deal_rewards_add_up_to_the_match_points_and_the_csv_margin(seat):
+    env = cardsim.gym.make("speed", seat=seat, rewards="deal", flags={"speed.target": 20})
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        obs, info = env.reset(seed=seed)
+        rewards = []
+        while True:
+            totals = info["view"]["totals"]
+            assert (env.encoder.field(obs, "totals_mine")[0], env.encoder.field(obs, "totals_theirs")[0]) == (totals[seat], totals[1 - seat])
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            rewards.append(reward)
+            if terminated or truncated:
+                break
+        end = info["result"][seat]
+        points = end["points"]
+        assert terminated and sum(rewards) == points[seat] - points[1 - seat]
+        # a deal scores at most the 15 stock cards: the winner's 20 take two scored deals
+        assert max(points) >= 20 and min(points) < 20 and len([r for r in rewards if r]) >= 2
+        assert (sum(rewards) > 0) == end["won"]
+        # the CSV of the match reports the winner's points minus the loser's as `margin` (one match: its max)
+        header, rows = cardsim._csv.parse(info["csv"])
+        row = next(r for r in rows if r["bot"] == "learner" and r["seat"] == "all")
+        assert row["margin_max"] == abs(sum(rewards))
+    env.close()
+
+
+GYM_IDS = ["spit", "speed"] + [f"lopti-{n}p" for n in range(2, 6)] + [f"nerts-{n}p" for n in range(2, 9)]
+
+
+def test_every_environment_id_is_registered_with_gymnasium():
+    registered = [i for i in gymnasium.envs.registry if i.startswith("cardsim/")]
+    assert sorted(registered) == sorted(f"cardsim/{i}" for i in GYM_IDS)
+    for env_id in GYM_IDS:
+        env = gymnasium.make(f"cardsim/{env_id}")
+        inner = env.unwrapped
+        assert isinstance(inner, cardsim.gym.CardsimEnv) and env.spec.id == f"cardsim/{env_id}"
+        game, _, count = env_id.partition("-")
+        assert inner._match.game == game and len(inner._match.bots) == (int(count[:-1]) if count else 2)
+        assert env.observation_space == cardsim.gym.make(env_id).observation_space
+        obs, info = env.reset(seed=1)
+        assert env.observation_space.contains(obs) and info["action_mask"].any()
+        env.close()
+    assert table_threads() == []
+
+
+def test_gymnasium_make_passes_the_keywords_and_plays_the_same_episodes():
+    kwargs = dict(opponents=["lowest", "burner"], seat=1, rewards="match")
+    a = random_episode(gymnasium.make("cardsim/lopti-3p", **kwargs), 5)
+    b = random_episode(cardsim.gym.make("lopti-3p", **kwargs), 5)
+    assert a[1] == b[1] and a[2]["csv"] == b[2]["csv"] and b"lowest" in a[2]["csv"]
+    assert all((x == y).all() for x, y in zip(a[0], b[0])) and len(a[0]) == len(b[0])
+
+
+def test_gymnasium_make_imports_cardsim_gym_when_asked_to():
+    code = ("import gymnasium\nenv = gymnasium.make('cardsim.gym:cardsim/nerts-4p')\n"
+            "obs, info = env.reset(seed=2)\nprint(len(env.unwrapped._match.bots), obs.shape[0])\nenv.close()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["4", str(cardsim.gym.make("nerts-4p").observation_space.shape[0])]
+
+
 def test_bad_environment_arguments_are_one_line_errors():
     for call, text in [
         (lambda: cardsim.gym.make("chess"), "unknown environment 'chess'"),
         (lambda: cardsim.gym.make("lopti-9p"), "lopti is played by 2 to 5 players, not 9"),
-        (lambda: cardsim.gym.make("spit", rewards="deal"), "rewards='deal' is offered for nerts only"),
-        (lambda: cardsim.gym.make("nerts-3p", flags={"nerts.jokers_per_deck": 1}), "without Jokers"),
+        (lambda: cardsim.gym.make("spit", rewards="deal"), "rewards='deal' is offered for nerts and speed only"),
         (lambda: cardsim.gym.make("lopti-3p", seat=3), "seat=3"),
         (lambda: cardsim.pettingzoo.env("speed", bots=["greedy", "smart"]), "no learner seat"),
     ]:

@@ -6,7 +6,7 @@
 use super::process::{Process, ReadError};
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One connection to a bot: send a line, read a line with a timeout, close.
 pub trait Channel: Send {
@@ -35,6 +35,12 @@ impl Channel for Process {
 pub trait Peer: Send + Sync {
     /// A new connection, or why none could be made.
     fn connect(&self) -> Result<Box<dyn PeerConn>, String>;
+    /// Whether `--bot-timeout` applies to its answers (default: yes). A peer that waits
+    /// for someone on purpose (a learning environment's seat, answered by the caller of
+    /// its `step()`) says no.
+    fn timed(&self) -> bool {
+        true
+    }
 }
 
 /// One connection of a [`Peer`]: it is handed each protocol line in turn.
@@ -64,31 +70,39 @@ impl std::fmt::Debug for PeerRef {
 }
 
 /// A [`PeerConn`] as a [`Channel`]: each line sent is handled at once and its answer
-/// (or failure) queued for the next read. Reads never wait, so the timeout does not
-/// apply to in-process bots.
+/// (or failure) queued for the next read, with the time the peer took to give it. A
+/// call cannot be interrupted, so the timeout applies when the answer is read: one that
+/// took longer is a time-out (unless the peer is not `timed`, [`Peer::timed`]).
 pub struct InProcess {
     conn: Box<dyn PeerConn>,
-    answers: VecDeque<Result<String, ReadError>>,
+    timed: bool,
+    answers: VecDeque<(Result<String, ReadError>, Duration)>,
 }
 
 impl InProcess {
-    /// A channel to `conn`.
-    pub fn new(conn: Box<dyn PeerConn>) -> InProcess {
-        InProcess { conn, answers: VecDeque::new() }
+    /// A channel to `conn`; `timed`: the timeout of [`Channel::read`] applies.
+    pub fn new(conn: Box<dyn PeerConn>, timed: bool) -> InProcess {
+        InProcess { conn, timed, answers: VecDeque::new() }
     }
 }
 
 impl Channel for InProcess {
     fn send(&mut self, line: &str) -> bool {
-        match self.conn.message(line) {
-            Ok(None) => {}
-            Ok(Some(answer)) => self.answers.push_back(Ok(answer)),
-            Err(text) => self.answers.push_back(Err(ReadError::Raised(text))),
-        }
+        let start = Instant::now();
+        let answer = match self.conn.message(line) {
+            Ok(None) => return true,
+            Ok(Some(answer)) => Ok(answer),
+            Err(text) => Err(ReadError::Raised(text)),
+        };
+        self.answers.push_back((answer, start.elapsed()));
         true
     }
-    fn read(&mut self, _timeout: Duration) -> Result<String, ReadError> {
-        self.answers.pop_front().unwrap_or_else(|| Err(ReadError::Exited("gave no answer".into())))
+    fn read(&mut self, timeout: Duration) -> Result<String, ReadError> {
+        match self.answers.pop_front() {
+            None => Err(ReadError::Exited("gave no answer".into())),
+            Some((Ok(_), took)) if self.timed && took > timeout => Err(ReadError::TimedOut),
+            Some((answer, _)) => answer,
+        }
     }
     fn close(mut self: Box<Self>, quit: Option<&str>) {
         if let Some(line) = quit {
@@ -115,7 +129,7 @@ mod tests {
 
     #[test]
     fn an_in_process_channel_answers_in_order_and_carries_failures() {
-        let mut c = InProcess::new(Box::new(Echo));
+        let mut c = InProcess::new(Box::new(Echo), true);
         let t = Duration::from_millis(1);
         assert!(c.send("hello!"));
         assert!(c.send("match_start"));
@@ -126,5 +140,29 @@ mod tests {
         c.send("boom");
         assert!(matches!(c.read(t), Err(ReadError::Raised(e)) if e == "ValueError: boom"));
         Box::new(c).close(Some("quit"));
+    }
+
+    /// Answers after `ms` milliseconds of work.
+    struct Slow(u64);
+    impl PeerConn for Slow {
+        fn message(&mut self, _: &str) -> Result<Option<String>, String> {
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_millis(self.0) {
+                std::hint::spin_loop();
+            }
+            Ok(Some("late".into()))
+        }
+    }
+
+    #[test]
+    fn an_answer_that_took_longer_than_the_timeout_is_a_time_out_unless_the_peer_is_untimed() {
+        let mut timed = InProcess::new(Box::new(Slow(20)), true);
+        timed.send("decide");
+        timed.send("decide");
+        assert!(matches!(timed.read(Duration::from_millis(5)), Err(ReadError::TimedOut)));
+        assert_eq!(timed.read(Duration::from_secs(60)).unwrap(), "late", "within a longer timeout");
+        let mut untimed = InProcess::new(Box::new(Slow(20)), false);
+        untimed.send("decide");
+        assert_eq!(untimed.read(Duration::from_millis(5)).unwrap(), "late");
     }
 }

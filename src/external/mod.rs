@@ -216,7 +216,7 @@ impl ExternalBot {
     /// Starts a process (or connects to the in-process peer) and exchanges the hellos.
     fn connect(&self) -> Result<Conn, (Fault, String)> {
         let mut process: Box<dyn Channel> = match &self.spec.peer {
-            Some(peer) => Box::new(InProcess::new(peer.0.connect().map_err(|e| (Fault::CannotStart, e))?)),
+            Some(peer) => Box::new(InProcess::new(peer.0.connect().map_err(|e| (Fault::CannotStart, e))?, peer.0.timed())),
             None => Box::new(Process::start(&self.spec.command, self.spec.stderr.as_deref()).map_err(|e| (Fault::CannotStart, format!("{}: {e}", self.spec.command[0])))?),
         };
         if !self.send(&mut *process, &self.hello) {
@@ -461,16 +461,16 @@ impl ExternalMatch {
     /// external bot seated ([`around`]).
     fn around(&self, seat_bots: &[usize], seeds: &MatchSeeds, play: impl FnOnce() -> MatchRecord) -> MatchRecord {
         let seated: Vec<(usize, &ExternalBot)> = seat_bots.iter().enumerate().filter_map(|(s, &b)| self.externals[b].as_deref().map(|x| (s, x))).collect();
-        around(&seated, seat_bots.len(), self.inner.reports_points(), seeds, play)
+        around(&seated, seat_bots.len(), self.inner.end_points(), seeds, play)
     }
 }
 
 /// Plays one match with `play`, between `match_start` and `match_end` for every
 /// external bot of `seated` (its seat, the bot) at a table of `seats` (`points`: the
-/// game reports points). A fault stops the match (capped, no winner) and its report
-/// is the record's `illegal`, overriding the engine's stop report. A match with a bot
-/// that an earlier match broke is not played (capped, no report: that match's report
-/// fails the run).
+/// record carries points for `match_end`, [`MatchGame::end_points`]). A fault stops
+/// the match (capped, no winner) and its report is the record's `illegal`, overriding
+/// the engine's stop report. A match with a bot that an earlier match broke is not
+/// played (capped, no report: that match's report fails the run).
 pub fn around(seated: &[(usize, &ExternalBot)], seats: usize, points: bool, seeds: &MatchSeeds, play: impl FnOnce() -> MatchRecord) -> MatchRecord {
     if seated.iter().any(|(_, x)| x.broken.load(Ordering::SeqCst)) {
         return MatchRecord { ending: Ending::Capped, ..MatchRecord::default() };
@@ -505,6 +505,9 @@ impl MatchGame for ExternalMatch {
     }
     fn reports_points(&self) -> bool {
         self.inner.reports_points()
+    }
+    fn end_points(&self) -> bool {
+        self.inner.end_points()
     }
     fn rates(&self) -> Option<&'static RateSet> {
         self.inner.rates()

@@ -29,6 +29,9 @@ pub trait RealtimeGame: 'static {
     const PLAYERS: (usize, usize) = (2, 2);
     /// True if the game reports points and ranks per seat ([`MatchGame::reports_points`]).
     const REPORTS_POINTS: bool = false;
+    /// True if the match record carries points for the protocol's `match_end`
+    /// ([`MatchGame::end_points`]); by default, when the game reports points.
+    const END_POINTS: bool = Self::REPORTS_POINTS;
     /// The per-seat rates the game counts ([`MatchGame::rates`]).
     const RATES: Option<&'static RateSet> = None;
     /// Bytes of the game's full state (`size_of`), for `cardsim bench`.
@@ -138,6 +141,9 @@ impl<G: RealtimeGame> MatchGame for RealtimeMatch<G> {
     }
     fn reports_points(&self) -> bool {
         G::REPORTS_POINTS
+    }
+    fn end_points(&self) -> bool {
+        G::END_POINTS
     }
     fn rates(&self) -> Option<&'static RateSet> {
         G::RATES

@@ -8,7 +8,7 @@ use super::trace::SpeedTracer;
 use crate::games::Registered;
 use crate::realtime::{RealtimeEntry, RealtimeGame};
 use crate::rng::MatchSeeds;
-use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS};
+use crate::runner::{Ending, MatchRecord, MetricDef, MAX_METRICS, MAX_SEATS};
 use crate::settings::{FlagDef, Settings};
 use crate::trace::TraceSink;
 
@@ -31,7 +31,11 @@ pub static SPEED_METRICS: [MetricDef; 6] = [
 fn record(out: SpeedOutcome) -> MatchRecord {
     let mut metrics = [0; MAX_METRICS];
     metrics[..6].copy_from_slice(&[out.deals as u64, out.counts.landed, out.time / 1000, out.counts.rejected, out.counts.synchronised, out.margin() as u64]);
-    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, illegal: out.counts.illegal, ..MatchRecord::default() }
+    // The points are for the protocol's match_end only (END_POINTS): the runner does not
+    // aggregate them, Speed's CSV reports the margin.
+    let mut points = [0; MAX_SEATS];
+    points[..2].copy_from_slice(&out.points.map(|p| p as i32));
+    MatchRecord { winner: out.winner.map(|w| w as u8), ending: Ending::capped_if(out.capped), metrics, actions: out.counts.landed, points, illegal: out.counts.illegal, ..MatchRecord::default() }
 }
 
 impl RealtimeGame for Speed {
@@ -41,6 +45,7 @@ impl RealtimeGame for Speed {
     const ABOUT: &'static str = "race to play a hidden five-card hand and a personal stock onto two centre piles";
     const STATE_BYTES: usize = std::mem::size_of::<super::state::SpeedState>();
     const DEFAULT_BOTS: &'static [&'static str] = &["smart@skilled", "greedy@skilled"];
+    const END_POINTS: bool = true;
 
     fn flags() -> &'static [FlagDef] {
         &SPEED_FLAGS

@@ -120,6 +120,7 @@ pub fn play_match<O: SpeedObserver>(rules: &SpeedRules, seats: &SpeedSeats, seed
         // Every deal is a fresh shuffle (SPEED-SCORE-1), common to every seating.
         let mut shuffle = if out.deals == 1 { seeds.deal_rng() } else { seeds.chance_rng(out.deals as u64) };
         let mut s = SpeedState::deal(&cfg, &mut shuffle, seeds.hidden().zone(out.deals as u64));
+        s.totals = out.points.map(|p| u16::try_from(p).expect("a total below speed.target plus one deal"));
         obs.on_match_event(now, SpeedEvent::Deal { deal: out.deals }, &s);
         s.draw_hands();
         obs.on_match_event(now, SpeedEvent::Hands, &s);

@@ -24,7 +24,7 @@ pub fn view_json(view: &SpeedView) -> Value {
     let seat = view.seat();
     let counts = if seat == 0 { [view.hand_count(true), view.hand_count(false)] } else { [view.hand_count(false), view.hand_count(true)] };
     let piles: Vec<Value> = (0..2).map(|j| view.pile_top(j).map_or(Value::Null, |c| Value::from(c.name()))).collect();
-    json!({"seat": seat, "hand": names(view.hand()), "hand_counts": counts, "piles": piles, "shown": names(view.shown())})
+    json!({"seat": seat, "hand": names(view.hand()), "hand_counts": counts, "piles": piles, "shown": names(view.shown()), "totals": view.totals()})
 }
 
 /// One legal action as the protocol writes it (without its index).
@@ -71,13 +71,14 @@ mod tests {
             for me in 0..2 {
                 let v = view_json(&SpeedView::new(s, me, &self.cfg));
                 let keys: BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-                assert_eq!(keys, BTreeSet::from(["seat", "hand", "hand_counts", "piles", "shown"]), "the view's fields");
+                assert_eq!(keys, BTreeSet::from(["seat", "hand", "hand_counts", "piles", "shown", "totals"]), "the view's fields");
                 let hand = &s.players[me].hand;
                 assert_eq!(v["seat"], json!(me));
                 assert_eq!(v["hand"], json!(hand.iter().map(Card::name).collect::<Vec<_>>()), "the own hand, in card order");
                 assert_eq!(v["hand_counts"], json!(s.players.iter().map(|p| p.hand.len() + p.flying.is_some() as u32).collect::<Vec<_>>()), "hand sizes per seat, a card in flight counted");
                 assert_eq!(v["piles"], json!(s.centre.iter().map(|p| p.top.map(Card::name)).collect::<Vec<_>>()), "the centre tops");
                 assert_eq!(v["shown"], json!(s.shown.iter().map(Card::name).collect::<Vec<_>>()), "cards shown this deal");
+                assert_eq!(v["totals"], json!(s.totals), "the match points before this deal");
                 // No hidden card: every card named is the viewer's own hand card or one
                 // shown in the centre; the opponent's hand, the stocks and the side piles
                 // (everything else) never appear.
@@ -120,7 +121,11 @@ mod tests {
         let mut checked = 0;
         for i in 0..150u64 {
             let pick = |rng: &mut crate::rng::SimRng, v: &[&'static str]| v[rng.random_range(0..v.len())];
-            let sets = vec![format!("speed.side_pile_size={}", pick(&mut rng, &["10", "5"])), format!("speed.wrap={}", pick(&mut rng, &["true", "false"]))];
+            let sets = vec![
+                format!("speed.side_pile_size={}", pick(&mut rng, &["10", "5"])),
+                format!("speed.wrap={}", pick(&mut rng, &["true", "false"])),
+                format!("speed.target={}", pick(&mut rng, &["0", "15"])),
+            ];
             let cfg = SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &sets).unwrap());
             let specs: Vec<BotSpec> = (0..2).map(|_| BotSpec::parse(pick(&mut rng, &names)).unwrap()).collect();
             let bots = build_bots(&specs, &REGISTRY).unwrap();
@@ -130,5 +135,79 @@ mod tests {
             checked += check.checked;
         }
         assert!(checked > 20_000, "{checked} views checked");
+    }
+
+    /// What an in-process peer saw: the `totals` of each `move` view and the `points`
+    /// and `winner` of each `match_end`, match by match.
+    #[derive(Default)]
+    struct Seen {
+        totals: Vec<Vec<[u64; 2]>>,
+        ends: Vec<(Value, Value)>,
+    }
+
+    /// Plays the first legal action and records what it saw into `seen`.
+    struct Recorder(Arc<std::sync::Mutex<Seen>>);
+
+    impl crate::api::PeerConn for Recorder {
+        fn message(&mut self, line: &str) -> Result<Option<String>, String> {
+            let m: Value = serde_json::from_str(line).unwrap();
+            let mut seen = self.0.lock().unwrap();
+            Ok(match m["type"].as_str().unwrap() {
+                "hello" => Some(r#"{"type":"hello","protocol":1,"name":"first","version":"1"}"#.into()),
+                "match_start" => {
+                    seen.totals.push(Vec::new());
+                    None
+                }
+                "decide" => {
+                    let t = &m["view"]["totals"];
+                    seen.totals.last_mut().unwrap().push([t[0].as_u64().unwrap(), t[1].as_u64().unwrap()]);
+                    Some(r#"{"index":0}"#.into())
+                }
+                "match_end" => {
+                    seen.ends.push((m["points"].clone(), m["winner"].clone()));
+                    None
+                }
+                _ => None,
+            })
+        }
+    }
+
+    impl crate::api::Peer for Recorder {
+        fn connect(&self) -> Result<Box<dyn crate::api::PeerConn>, String> {
+            Ok(Box::new(Recorder(self.0.clone())))
+        }
+    }
+
+    #[test]
+    fn the_view_shows_the_match_points_before_each_deal_and_match_end_the_final_points() {
+        let seen = Arc::new(std::sync::Mutex::new(Seen::default()));
+        let m = crate::api::Match::new("speed").peer("first", Arc::new(Recorder(seen.clone()))).bot("greedy").set("speed.target=15");
+        m.games(20).threads(1).seed(3).run().unwrap();
+        let seen = seen.lock().unwrap();
+        assert_eq!((seen.totals.len(), seen.ends.len()), (20, 20), "every match starts and ends");
+        let mut later_deals = 0;
+        for (totals, (points, winner)) in seen.totals.iter().zip(&seen.ends) {
+            let points: Vec<u64> = points.as_array().expect("match_end has points").iter().map(|p| p.as_u64().unwrap()).collect();
+            let w = winner.as_u64().expect("a match to 15 has a winner") as usize;
+            assert!(points[w] >= 15 && points[1 - w] < 15, "SPEED-SCORE-1: points {points:?}, winner {w}");
+            assert_eq!(totals[0], [0, 0], "the first deal starts at 0");
+            for pair in totals.windows(2) {
+                assert!(pair[0][0] <= pair[1][0] && pair[0][1] <= pair[1][1], "the totals only grow: {pair:?}");
+            }
+            let last = totals.last().unwrap();
+            assert!(last[0] <= points[0] && last[1] <= points[1] && last[w] < 15, "the last deal's totals {last:?} lead to {points:?}");
+            later_deals += totals.iter().filter(|t| **t != [0, 0]).count();
+        }
+        assert!(later_deals > 0, "some decisions come after a scored deal");
+        // A single-deal match (speed.target=0) still ends with the deal's points.
+        let seen1 = Arc::new(std::sync::Mutex::new(Seen::default()));
+        crate::api::Match::new("speed").peer("first", Arc::new(Recorder(seen1.clone()))).bot("greedy").games(10).threads(1).run().unwrap();
+        for (points, winner) in &seen1.lock().unwrap().ends {
+            let p: Vec<u64> = points.as_array().unwrap().iter().map(|p| p.as_u64().unwrap()).collect();
+            match winner.as_u64() {
+                Some(w) => assert_eq!(p[1 - w as usize], 0, "only the winner of the one deal scores: {p:?}"),
+                None => assert_eq!(p, [0, 0], "a drawn deal scores nothing"),
+            }
+        }
     }
 }

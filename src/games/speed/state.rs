@@ -68,12 +68,16 @@ pub struct SpeedState {
     /// `zone(p)` for player p's stock, `zone(2 + j).zone(recycles)` for side pile j,
     /// `zone(4).zone(recycles)` for a re-forming of the side piles.
     pub zone: ChanceKey,
+    /// Each seat's match points before this deal (SPEED-SCORE-1): public, as the
+    /// score is called out between deals. `u16` keeps the state within its size (a
+    /// total stays below `speed.target` (at most 10,000) plus one deal's 52 points).
+    pub totals: [u16; 2],
 }
 
 impl SpeedState {
     /// Deals a fresh shuffle (SPEED-SETUP-1): two side piles, two face-down middle cards
     /// and a personal stock for each player; hands are still empty. Cards revealed later
-    /// come from `zone`.
+    /// come from `zone`. The match points ([`SpeedState::totals`]) start at 0.
     pub fn deal(cfg: &SpeedConfig, rng: &mut SimRng, zone: ChanceKey) -> SpeedState {
         let side_size = cfg.side_pile_size as u32;
         let (side0, rest) = deal_split(rng, CardSet::FULL, side_size);
@@ -93,6 +97,7 @@ impl SpeedState {
             recycled_since_landing: false,
             recycles: 0,
             zone,
+            totals: [0; 2],
         }
     }
 

@@ -56,7 +56,7 @@ fn position(hands: [&[Card]; 2], tops: [Card; 2], stocks: [u32; 2], rng: &mut Si
         rest = r;
     }
     let (side0, side1) = crate::cards::deal_split(rng, rest, rest.len() / 2);
-    SpeedState { players, side: [side0, side1], centre, shown: set(&tops), recycled_since_landing: false, recycles: 0, zone: ChanceKey(rng.random()) }
+    SpeedState { players, side: [side0, side1], centre, shown: set(&tops), recycled_since_landing: false, recycles: 0, zone: ChanceKey(rng.random()), totals: [0; 2] }
 }
 
 fn legal(cfg: &SpeedConfig, s: &SpeedState, p: usize) -> Vec<SpeedAction> {

@@ -1,7 +1,8 @@
 //! What one Speed player can see and remember, as far as the strategies use it: his own
 //! hand, the centre pile tops, how many cards each player holds in hand, and every card
-//! that has been face-up in the centre this deal. The opponent's hand and every
-//! face-down card are not reachable through a view, so a strategy cannot cheat.
+//! that has been face-up in the centre this deal, and the match points before the deal.
+//! The opponent's hand and every face-down card are not reachable through a view, so a
+//! strategy cannot cheat.
 
 use super::config::SpeedConfig;
 use super::rules::fitting;
@@ -36,6 +37,10 @@ impl<'a> SpeedView<'a> {
     /// Top card of centre pile `j`.
     pub fn pile_top(&self, j: usize) -> Option<Card> {
         self.state.centre[j].top
+    }
+    /// Each seat's match points before this deal (`[seat 0, seat 1]`).
+    pub fn totals(&self) -> [u32; 2] {
+        self.state.totals.map(u32::from)
     }
     /// Every card that has been face-up in the centre this deal.
     pub fn shown(&self) -> CardSet {
