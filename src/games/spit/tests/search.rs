@@ -103,6 +103,10 @@ fn search_think_time_is_charged_to_its_action() {
     // Constant model: 300 ms look + two 100 ms movements; 2 candidates x 4 rollouts x 2.5 ms.
     assert_eq!(free, ms_to_us(500.0));
     assert_eq!(charged - free, 20_000, "20 ms of thinking, charged");
+    // A larger budget at the same price: twice the rollouts, twice the think time.
+    let (_, a2, doubled) = first_start("search,rollouts=8,ms_per_rollout=2.5");
+    assert!(matches!(a2, SpitAction::Play { .. }), "{a2:?}");
+    assert_eq!(doubled - charged, 20_000, "8 rollouts instead of 4: 20 ms more");
     let params = REGISTRY.iter().find(|r| r.info.name == "search").unwrap().info.params;
     let searcher = crate::games::spit::strategies::Search::new(&crate::games::params::ParamValues::resolve("s", params, &[("rollouts".into(), 4.0), ("ms_per_rollout".into(), 2.5)]).unwrap());
     assert_eq!(searcher.think_ms(2), 20.0);
