@@ -38,8 +38,10 @@ fn invariants_hold_after_every_event_of_random_matches() {
             sets.push("sim.max_actions=20000".into());
         }
         let cfg = SpitConfig::from_settings(&Settings::parse(&SPIT_FLAGS, &sets).unwrap());
+        // The heuristic strategies (the searching one has its own, shorter test below).
+        let heuristics: Vec<_> = REGISTRY.iter().filter(|r| r.info.name != "search").collect();
         let bot = |rng: &mut cardsim::rng::SimRng| Bot {
-            strategy: REGISTRY[rng.random_range(0..REGISTRY.len())].make_default(),
+            strategy: heuristics[rng.random_range(0..heuristics.len())].make_default(),
             reaction: ALL_PRESETS[rng.random_range(0..ALL_PRESETS.len())].model(),
         };
         let bots = [bot(&mut rng), bot(&mut rng)];
@@ -62,4 +64,46 @@ fn invariants_hold_after_every_event_of_random_matches() {
     }
     assert!(capped < MATCHES / 50, "{capped} of {MATCHES} matches hit the action cap");
     assert!(events > MATCHES * 100, "only {events} events checked");
+}
+
+/// The searching strategy under random flags and presets against a random strategy (with
+/// a small budget, to keep it short): the invariants hold after every event, its sampled
+/// positions never run out of cards (a draw from an empty set would panic), and every
+/// match ends or is capped.
+#[test]
+fn invariants_hold_with_the_searching_bot_under_random_flags() {
+    const SEARCH_MATCHES: u64 = 150;
+    let mut rng = rng_from(2025);
+    let spec = cardsim::bot::BotSpec::parse("search,rollouts=2,horizon=6").unwrap();
+    let search = REGISTRY.iter().find(|r| r.info.name == "search").unwrap();
+    let mut events = 0;
+    for i in 0..SEARCH_MATCHES {
+        let mut sets: Vec<String> = SPIT_FLAGS
+            .iter()
+            .filter_map(|f| f.values().map(|values| format!("{}={}", f.key, values[rng.random_range(0..values.len())])))
+            .collect();
+        let drawn = sets.clone();
+        sets.retain(|s| {
+            let def = SPIT_FLAGS.iter().find(|f| s.starts_with(&format!("{}=", f.key))).unwrap();
+            def.needs.is_none_or(|n| drawn.iter().any(|o| o.strip_prefix(&format!("{}=", n.key)).is_some_and(|v| (n.when)(v))))
+        });
+        let own_piles = sets.contains(&"spit.play_target=own".to_string());
+        if own_piles {
+            sets.push("sim.max_actions=5000".into());
+        }
+        let cfg = SpitConfig::from_settings(&Settings::parse(&SPIT_FLAGS, &sets).unwrap());
+        let other = REGISTRY[rng.random_range(0..REGISTRY.len() - 1)].make_default();
+        let preset = |rng: &mut cardsim::rng::SimRng| ALL_PRESETS[rng.random_range(0..ALL_PRESETS.len())].model();
+        let mut bots = [Bot { strategy: search.make_for(&spec).unwrap(), reaction: preset(&mut rng) }, Bot { strategy: other, reaction: preset(&mut rng) }];
+        if i % 2 == 1 {
+            bots.swap(0, 1);
+        }
+        let rules = SpitRules { cfg };
+        let mut checker = InvariantChecker::new(cfg);
+        let out = play_match(&rules, &Seated::new(&[&bots[0], &bots[1]]), &cardsim::rng::MatchSeeds::of_deal(i), &mut checker);
+        assert!(out.capped || out.winner.is_some(), "match {i} neither ended nor was capped");
+        assert!(!out.capped || own_piles, "match {i} hit the cap with shared piles: {sets:?}");
+        events += checker.events;
+    }
+    assert!(events > SEARCH_MATCHES * 100, "only {events} events checked");
 }

@@ -295,69 +295,37 @@ where
     S: RealtimePolicy<R> + ?Sized,
     O: EngineObserver<R::State, R::Action>,
 {
-    let n = seats.len();
     rules.begin_round(s);
-    let mut round = Round { rules, seats, hands: [Hand::Idle; MAX_PLAYERS], n, rngs, obs, counts };
+    let mut round = Round { rules, seats, hands: [Hand::Idle; MAX_PLAYERS], n: seats.len(), rngs, obs, counts };
     round.rest_after_sync(busy, start);
-    let mut now = start;
-    round.decide_idle(s, now);
-    loop {
-        if *budget == 0 || round.counts.illegal.is_some() {
-            round.cancel_all(s, now);
-            return RoundEnd { time: now, first_out: None, capped: true };
-        }
-        let Some((p, t)) = next_event(&round.hands[..n], &mut round.rngs.chance) else {
-            // Every hand is idle: a stall, or a policy broke liveness (SPIT-RT-9).
-            if let Some(p) = (0..n).find(|&p| rules.has_progress(s, p)) {
-                round.obs.on_event(now, EngineEvent::LivenessViolation { player: p }, s);
-                return RoundEnd { time: now, first_out: None, capped: true };
-            }
-            match round.handle_stall(s, now) {
-                Err(end) => return end,
-                Ok(at) => {
-                    now = at;
-                    round.decide_idle(s, now);
-                    continue;
-                }
-            }
-        };
-        now = t;
-        match round.hands[p] {
-            Hand::Acting { action, .. } => match rules.land(s, p, action, t) {
-                Landing::Rejected => {
-                    round.counts.rejected += 1;
-                    let back = after(t, seats.reaction(p).motor_time(Motion::Return, &mut round.rngs.players[p]));
-                    round.hands[p] = Hand::Returning { at: back, action };
-                    round.obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
-                }
-                landing => {
-                    round.counts.landed += 1;
-                    *budget -= 1;
-                    round.hands[p] = Hand::Idle;
-                    round.obs.on_event(t, EngineEvent::Landed { player: p, action }, s);
-                    if landing == Landing::RoundOver {
-                        round.cancel_all(s, t);
-                        return RoundEnd { time: t, first_out: Some(p), capped: false };
-                    }
-                    if rules.abort_allowed() {
-                        round.abort_outdated(s, t);
-                    }
-                }
-            },
-            Hand::Returning { action, .. } => {
-                rules.put_back(s, p, action);
-                round.hands[p] = Hand::Idle;
-                round.obs.on_event(t, EngineEvent::Returned { player: p, action }, s);
-            }
-            Hand::Resting { .. } => round.hands[p] = Hand::Idle,
-            Hand::Idle => unreachable!("idle hands have no events"),
-        }
-        round.decide_idle(s, now);
-        if round.stall_possible(s) {
-            // Aimless moves still in flight do not hold off a stall: call them off.
-            round.cancel_all(s, now);
-        }
-    }
+    round.run(s, start, budget)
+}
+
+/// Plays on from `start` with the players' hands as given, until the round ends or
+/// `budget` actions have landed: the lookahead of a searching strategy, which builds a
+/// state consistent with its view, lifts its candidate action in it (as the engine
+/// would, [`RealtimeRules::lift`]) and hands it over acting. The state's derived data
+/// must be up to date ([`RealtimeRules::begin_round`] is not called). Idle hands decide
+/// at `start`. Otherwise exactly [`play_round`]'s loop.
+#[allow(clippy::too_many_arguments)]
+pub fn play_from<R, S, O>(
+    rules: &R,
+    seats: &Seated<S>,
+    s: &mut R::State,
+    start: Micros,
+    hands: [Hand<R::Action>; MAX_PLAYERS],
+    budget: &mut u64,
+    counts: &mut RoundCounts,
+    rngs: &mut MatchRngs,
+    obs: &mut O,
+) -> RoundEnd
+where
+    R: RealtimeRules,
+    S: RealtimePolicy<R> + ?Sized,
+    O: EngineObserver<R::State, R::Action>,
+{
+    let mut round = Round { rules, seats, hands, n: seats.len(), rngs, obs, counts };
+    round.run(s, start, budget)
 }
 
 /// The players' hands during a round, with what the round's helpers share.
@@ -376,6 +344,70 @@ struct Round<'a, R: RealtimeRules, S: ?Sized, O> {
 type Chosen<A> = Option<(A, Micros, usize)>;
 
 impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State, R::Action>> Round<'_, R, S, O> {
+    /// The round's event loop from `start`: idle hands decide, then every event in time
+    /// order until the round ends or the budget runs out.
+    fn run(&mut self, s: &mut R::State, start: Micros, budget: &mut u64) -> RoundEnd {
+        let mut now = start;
+        self.decide_idle(s, now);
+        loop {
+            if *budget == 0 || self.counts.illegal.is_some() {
+                self.cancel_all(s, now);
+                return RoundEnd { time: now, first_out: None, capped: true };
+            }
+            let Some((p, t)) = next_event(&self.hands[..self.n], &mut self.rngs.chance) else {
+                // Every hand is idle: a stall, or a policy broke liveness (SPIT-RT-9).
+                if let Some(p) = (0..self.n).find(|&p| self.rules.has_progress(s, p)) {
+                    self.obs.on_event(now, EngineEvent::LivenessViolation { player: p }, s);
+                    return RoundEnd { time: now, first_out: None, capped: true };
+                }
+                match self.handle_stall(s, now) {
+                    Err(end) => return end,
+                    Ok(at) => {
+                        now = at;
+                        self.decide_idle(s, now);
+                        continue;
+                    }
+                }
+            };
+            now = t;
+            match self.hands[p] {
+                Hand::Acting { action, .. } => match self.rules.land(s, p, action, t) {
+                    Landing::Rejected => {
+                        self.counts.rejected += 1;
+                        let back = after(t, self.seats.reaction(p).motor_time(Motion::Return, &mut self.rngs.players[p]));
+                        self.hands[p] = Hand::Returning { at: back, action };
+                        self.obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
+                    }
+                    landing => {
+                        self.counts.landed += 1;
+                        *budget -= 1;
+                        self.hands[p] = Hand::Idle;
+                        self.obs.on_event(t, EngineEvent::Landed { player: p, action }, s);
+                        if landing == Landing::RoundOver {
+                            self.cancel_all(s, t);
+                            return RoundEnd { time: t, first_out: Some(p), capped: false };
+                        }
+                        if self.rules.abort_allowed() {
+                            self.abort_outdated(s, t);
+                        }
+                    }
+                },
+                Hand::Returning { action, .. } => {
+                    self.rules.put_back(s, p, action);
+                    self.hands[p] = Hand::Idle;
+                    self.obs.on_event(t, EngineEvent::Returned { player: p, action }, s);
+                }
+                Hand::Resting { .. } => self.hands[p] = Hand::Idle,
+                Hand::Idle => unreachable!("idle hands have no events"),
+            }
+            self.decide_idle(s, now);
+            if self.stall_possible(s) {
+                // Aimless moves still in flight do not hold off a stall: call them off.
+                self.cancel_all(s, now);
+            }
+        }
+    }
+
     /// True when no progress is pending or possible (SPIT-STALL-1): no progress action
     /// in flight, no card returning, no hand resting, no player with a progress action
     /// once the aimless actions still in flight are imagined undone (a card moved
@@ -434,12 +466,17 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
         let rng = &mut self.rngs.players[p];
         let index = self.counts.decisions;
         self.counts.decisions += 1;
-        let action = self.seats.choose(rules, s, p, moves, rng)?;
+        let (action, think) = self.seats.choose_timed(rules, s, p, moves, rng);
+        let action = action?;
         if !moves.contains(action) {
             self.counts.illegal.get_or_insert(IllegalChoice::new(p, index, format_args!("{action:?}")));
             return None;
         }
-        let took = self.seats.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), options as u32, rng);
+        let mut took = self.seats.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), options as u32, rng);
+        if think > 0.0 {
+            // Think time is charged: it delays the action like any other part of it.
+            took += think;
+        }
         Some((action, after(now, took), options))
     }
 

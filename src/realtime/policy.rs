@@ -61,6 +61,15 @@ pub trait RealtimePolicy<R: RealtimeRules> {
     /// Player `p`'s move: one of his legal moves `legal` (at least one), or `None` to
     /// stay idle. `rng` is the player's own stream.
     fn choose(&self, rules: &R, s: &R::State, p: usize, legal: &R::Moves, rng: &mut SimRng) -> Option<R::Action>;
+    /// What the engine asks: player `p`'s move as [`RealtimePolicy::choose`], and the
+    /// time in milliseconds the strategy spent thinking about it (at least 0), which the
+    /// engine adds to the action time drawn from `reaction` (the player's own model, which
+    /// a strategy that simulates play may use). A searching strategy reports its budget
+    /// here, so thinking longer makes it slower. Default: `choose`, no think time.
+    fn choose_timed(&self, rules: &R, s: &R::State, p: usize, legal: &R::Moves, reaction: &ReactionModel, rng: &mut SimRng) -> (Option<R::Action>, f64) {
+        let _ = reaction;
+        (self.choose(rules, s, p, legal, rng), 0.0)
+    }
     /// Player `p`'s answer to decision `d` on state `s`. `rng` is the player's own stream.
     fn decide(&self, rules: &R, s: &R::State, p: usize, d: R::Decision, rng: &mut SimRng) -> R::Choice;
 }
@@ -102,6 +111,15 @@ impl<'a, S: ?Sized> Seated<'a, S> {
         S: RealtimePolicy<R>,
     {
         self.bots[p].strategy.choose(rules, s, p, legal, rng)
+    }
+    /// Asks player `p`'s strategy for a move and its think time in milliseconds (see
+    /// [`RealtimePolicy::choose_timed`]).
+    pub fn choose_timed<R: RealtimeRules>(&self, rules: &R, s: &R::State, p: usize, legal: &R::Moves, rng: &mut SimRng) -> (Option<R::Action>, f64)
+    where
+        S: RealtimePolicy<R>,
+    {
+        let bot = self.bots[p];
+        bot.strategy.choose_timed(rules, s, p, legal, &bot.reaction, rng)
     }
     /// Asks player `p`'s strategy to answer decision `d` (see [`RealtimePolicy::decide`]).
     pub fn decide<R: RealtimeRules>(&self, rules: &R, s: &R::State, p: usize, d: R::Decision, rng: &mut SimRng) -> R::Choice

@@ -145,6 +145,7 @@ impl LegalMoves<SpitAction> for SpitMoves {
 }
 
 /// The moves of a [`SpitMoves`] in the legal order.
+#[derive(Clone)]
 pub struct SpitMovesIter {
     /// What is left to yield (fills: `from` holds the slots not yet finished).
     moves: SpitMoves,

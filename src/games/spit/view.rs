@@ -60,6 +60,15 @@ impl<'a> SpitView<'a> {
     pub fn pile_top(&self, j: usize) -> Option<Card> {
         if self.state.active[j] { self.state.piles[j].top } else { None }
     }
+    /// True if spit pile `j` is in play (both are, except in single-pile mode).
+    pub fn pile_active(&self, j: usize) -> bool {
+        self.state.active[j]
+    }
+    /// Under `spit.stall_spit_target=any`, the pile a solo spitter locked in
+    /// (SPIT-STALL-4): public, since everyone saw where his spits went.
+    pub fn solo_spit_pile(&self) -> Option<usize> {
+        self.state.solo_spit_pile.map(|j| j as usize)
+    }
     /// Cards in spit pile `j`.
     pub fn pile_len(&self, j: usize) -> u32 {
         self.state.piles[j].len()

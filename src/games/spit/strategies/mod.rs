@@ -3,6 +3,7 @@
 
 mod greedy;
 mod random;
+mod search;
 mod smart;
 
 use super::moves::SpitMoves;
@@ -10,6 +11,7 @@ use super::rules::{SpitAction, SpitDecision, SpitRules};
 use super::state::SpitState;
 use super::view::SpitView;
 use crate::realtime::{ActionList, LegalMoves, RealtimePolicy};
+use crate::reaction::ReactionModel;
 use crate::rng::SimRng;
 
 /// A Spit policy. It sees only a [`SpitView`].
@@ -25,6 +27,15 @@ pub trait SpitStrategy: Send + Sync {
         let mut legal = ActionList::new();
         moves.write(&mut legal);
         self.choose(view, &legal, rng)
+    }
+
+    /// What the engine asks: the choice of [`SpitStrategy::choose_moves`] and the time
+    /// in milliseconds spent thinking about it, which the engine adds to the action time
+    /// (think time is charged). `reaction` is the player's own model, for a strategy
+    /// that simulates play. Default: `choose_moves`, no think time.
+    fn choose_timed(&self, view: &SpitView, moves: &SpitMoves, reaction: &ReactionModel, rng: &mut SimRng) -> (Option<SpitAction>, f64) {
+        let _ = reaction;
+        (self.choose_moves(view, moves, rng), 0.0)
     }
 
     /// The spit pile to slap at round end (SPIT-SLAP-1). Default: the smaller pile,
@@ -57,6 +68,9 @@ impl RealtimePolicy<SpitRules> for dyn SpitStrategy {
     fn choose(&self, rules: &SpitRules, s: &SpitState, p: usize, legal: &SpitMoves, rng: &mut SimRng) -> Option<SpitAction> {
         self.choose_moves(&SpitView::new(s, p, &rules.cfg), legal, rng)
     }
+    fn choose_timed(&self, rules: &SpitRules, s: &SpitState, p: usize, legal: &SpitMoves, reaction: &ReactionModel, rng: &mut SimRng) -> (Option<SpitAction>, f64) {
+        SpitStrategy::choose_timed(self, &SpitView::new(s, p, &rules.cfg), legal, reaction, rng)
+    }
     fn decide(&self, rules: &SpitRules, s: &SpitState, p: usize, d: SpitDecision, rng: &mut SimRng) -> usize {
         let view = SpitView::new(s, p, &rules.cfg);
         match d {
@@ -67,11 +81,13 @@ impl RealtimePolicy<SpitRules> for dyn SpitStrategy {
     }
 }
 
+pub use search::Search;
+
 /// A registered Spit strategy.
 pub type Registered = crate::games::Registered<dyn SpitStrategy>;
 
 /// Every Spit strategy.
-pub static REGISTRY: [Registered; 3] = [random::REGISTERED, greedy::REGISTERED, smart::REGISTERED];
+pub static REGISTRY: [Registered; 4] = [random::REGISTERED, greedy::REGISTERED, smart::REGISTERED, search::REGISTERED];
 
 /// A Spit bot: a strategy plus a reaction model.
 pub type SpitBot = crate::realtime::Bot<dyn SpitStrategy>;

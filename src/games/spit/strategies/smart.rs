@@ -15,6 +15,7 @@ use crate::rng::SimRng;
 
 /// Heuristic play: a score per action, its weights the strategy's parameters
 /// (a play scores 1000 plus or minus them).
+#[derive(Debug, PartialEq, Eq)]
 pub struct Smart {
     uncover: i32,
     empty_slot: i32,
@@ -41,8 +42,11 @@ pub const REGISTERED: Registered = Registered {
 };
 
 impl Smart {
+    /// The standard weights (every parameter at its default).
+    pub(super) const STANDARD: Smart = Smart { uncover: 200, empty_slot: 50, follow_cost: 100, keep_follow: 5, flip: 500, fill: 400 };
+
     /// The strategy with weights `v` (in [`PARAMS`] order).
-    fn new(v: &ParamValues) -> Smart {
+    pub(super) fn new(v: &ParamValues) -> Smart {
         let w = |i: usize| v.int(i) as i32;
         Smart { uncover: w(0), empty_slot: w(1), follow_cost: w(2), keep_follow: w(3), flip: w(4), fill: w(5) }
     }
@@ -78,7 +82,7 @@ impl Smart {
     }
 
     /// The best-scored of `legal` (the last of equal scores in the legal order).
-    fn pick(&self, view: &SpitView, legal: impl Iterator<Item = SpitAction>) -> Option<SpitAction> {
+    pub(super) fn pick(&self, view: &SpitView, legal: impl Iterator<Item = SpitAction>) -> Option<SpitAction> {
         let mine = view.tops(true);
         let theirs = view.tops(false).iter().flatten().fold(0u64, |set, c| set | 1 << c.0);
         let follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));

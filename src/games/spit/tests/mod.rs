@@ -7,3 +7,4 @@ mod moves;
 mod protocol;
 mod rules;
 mod rounds;
+mod search;
