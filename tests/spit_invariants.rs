@@ -15,29 +15,35 @@ use rand::RngExt;
 
 const MATCHES: u64 = 10_000;
 
+/// A random value of every Spit flag, as `--set` texts, the configuration they make, and
+/// whether players play to their own piles. A flag that needs another (points rounds
+/// need points scoring) goes when that one is off. Under play_target=own matches can
+/// cycle for ever (see below), so `own_cap` actions cap them; with shared piles the
+/// default cap applies.
+fn random_flags(rng: &mut cardsim::rng::SimRng, own_cap: u64) -> (SpitConfig, Vec<String>, bool) {
+    let mut sets: Vec<String> = SPIT_FLAGS
+        .iter()
+        .filter_map(|f| f.values().map(|values| format!("{}={}", f.key, values[rng.random_range(0..values.len())])))
+        .collect();
+    let drawn = sets.clone();
+    sets.retain(|s| {
+        let def = SPIT_FLAGS.iter().find(|f| s.starts_with(&format!("{}=", f.key))).unwrap();
+        def.needs.is_none_or(|n| drawn.iter().any(|o| o.strip_prefix(&format!("{}=", n.key)).is_some_and(|v| (n.when)(v))))
+    });
+    let own_piles = sets.contains(&"spit.play_target=own".to_string());
+    if own_piles {
+        sets.push(format!("sim.max_actions={own_cap}"));
+    }
+    (SpitConfig::from_settings(&Settings::parse(&SPIT_FLAGS, &sets).unwrap()), sets, own_piles)
+}
+
 #[test]
 fn invariants_hold_after_every_event_of_random_matches() {
     let mut rng = rng_from(2024);
     let mut total = [0u64; 9];
     let (mut capped, mut events) = (0, 0);
     for i in 0..MATCHES {
-        // Random flags. Under play_target=own matches can cycle for ever (see below), so
-        // a lower cap keeps them cheap; with shared piles the default cap applies.
-        let mut sets: Vec<String> = SPIT_FLAGS
-            .iter()
-            .filter_map(|f| f.values().map(|values| format!("{}={}", f.key, values[rng.random_range(0..values.len())])))
-            .collect();
-        // A flag that needs another (points rounds need points scoring) goes when that one is off.
-        let drawn = sets.clone();
-        sets.retain(|s| {
-            let def = SPIT_FLAGS.iter().find(|f| s.starts_with(&format!("{}=", f.key))).unwrap();
-            def.needs.is_none_or(|n| drawn.iter().any(|o| o.strip_prefix(&format!("{}=", n.key)).is_some_and(|v| (n.when)(v))))
-        });
-        let own_piles = sets.contains(&"spit.play_target=own".to_string());
-        if own_piles {
-            sets.push("sim.max_actions=20000".into());
-        }
-        let cfg = SpitConfig::from_settings(&Settings::parse(&SPIT_FLAGS, &sets).unwrap());
+        let (cfg, sets, own_piles) = random_flags(&mut rng, 20_000);
         // The heuristic strategies (the searching one has its own, shorter test below).
         let heuristics: Vec<_> = REGISTRY.iter().filter(|r| r.info.name != "search").collect();
         let bot = |rng: &mut cardsim::rng::SimRng| Bot {
@@ -78,20 +84,7 @@ fn invariants_hold_with_the_searching_bot_under_random_flags() {
     let search = REGISTRY.iter().find(|r| r.info.name == "search").unwrap();
     let mut events = 0;
     for i in 0..SEARCH_MATCHES {
-        let mut sets: Vec<String> = SPIT_FLAGS
-            .iter()
-            .filter_map(|f| f.values().map(|values| format!("{}={}", f.key, values[rng.random_range(0..values.len())])))
-            .collect();
-        let drawn = sets.clone();
-        sets.retain(|s| {
-            let def = SPIT_FLAGS.iter().find(|f| s.starts_with(&format!("{}=", f.key))).unwrap();
-            def.needs.is_none_or(|n| drawn.iter().any(|o| o.strip_prefix(&format!("{}=", n.key)).is_some_and(|v| (n.when)(v))))
-        });
-        let own_piles = sets.contains(&"spit.play_target=own".to_string());
-        if own_piles {
-            sets.push("sim.max_actions=5000".into());
-        }
-        let cfg = SpitConfig::from_settings(&Settings::parse(&SPIT_FLAGS, &sets).unwrap());
+        let (cfg, sets, own_piles) = random_flags(&mut rng, 5_000);
         let other = REGISTRY[rng.random_range(0..REGISTRY.len() - 1)].make_default();
         let preset = |rng: &mut cardsim::rng::SimRng| ALL_PRESETS[rng.random_range(0..ALL_PRESETS.len())].model();
         let mut bots = [Bot { strategy: search.make_for(&spec).unwrap(), reaction: preset(&mut rng) }, Bot { strategy: other, reaction: preset(&mut rng) }];
