@@ -37,6 +37,7 @@ pub mod engine;
 pub mod entry;
 pub mod moves;
 pub mod pile;
+pub mod lookahead;
 pub mod policy;
 
 pub use engine::{

@@ -20,26 +20,18 @@ use crate::games::spit::state::{Slot, SpitState};
 use crate::games::spit::view::SpitView;
 use crate::games::StrategyInfo;
 use crate::reaction::ReactionModel;
-use crate::realtime::{after, play_from, ActionList, Bot, Hand, MatchRngs, RealtimeRules, RoundCounts, RoundEnd, Seated, MAX_PLAYERS};
-use crate::rng::{mix, rng_from, ChanceKey, SimRng};
+use crate::realtime::lookahead::{budget_params, Lookahead, RolloutBudget, Sample};
+use crate::realtime::{after, ActionList, Bot, Hand, RoundEnd, Seated, MAX_PLAYERS};
+use crate::rng::{ChanceKey, SimRng};
 use rand::RngExt;
 
 /// Rollout search with charged think time.
 pub struct Search {
-    /// Rollouts per candidate move.
-    rollouts: u32,
-    /// Landed actions (both players) a rollout plays before it is scored.
-    horizon: u64,
-    /// Think time charged per rollout run (ms).
-    ms_per_rollout: f64,
+    budget: RolloutBudget,
 }
 
 /// The parameters, in the order [`Search`] reads them.
-const PARAMS: &[ParamDef] = &[
-    ParamDef { name: "rollouts", about: "rollouts per candidate move (the search budget)", default: 16.0, min: 1.0, max: 1024.0, integer: true },
-    ParamDef { name: "horizon", about: "landed actions (both players) a rollout plays before it is scored", default: 8.0, min: 1.0, max: 200.0, integer: true },
-    ParamDef { name: "ms_per_rollout", about: "think time charged per rollout run (ms), added to the action's time", default: 0.05, min: 0.0, max: 1000.0, integer: false },
-];
+const PARAMS: &[ParamDef] = &budget_params(16.0, 8.0, 0.05);
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
@@ -67,12 +59,6 @@ impl SpitStrategy for Rollout {
     }
 }
 
-/// A sampled position: the state and the opponent's hand.
-struct Sample {
-    state: SpitState,
-    opponent: Hand<SpitAction>,
-}
-
 /// Removes `n` uniformly chosen cards from `pool` (fewer if it holds fewer).
 fn take(pool: &mut CardSet, n: u32, rng: &mut SimRng) -> CardSet {
     let mut out = CardSet::EMPTY;
@@ -85,13 +71,13 @@ fn take(pool: &mut CardSet, n: u32, rng: &mut SimRng) -> CardSet {
 impl Search {
     /// The strategy with parameters `v` (in [`PARAMS`] order).
     pub fn new(v: &ParamValues) -> Search {
-        Search { rollouts: v.int(0) as u32, horizon: v.int(1) as u64, ms_per_rollout: v.get(2) }
+        Search { budget: RolloutBudget::from_params(v) }
     }
 
-    /// The think time charged for a decision among `candidates` moves (none below two:
-    /// nothing to search).
+    /// The think time charged for a decision among `candidates` moves
+    /// ([`RolloutBudget::think_ms`]).
     pub fn think_ms(&self, candidates: usize) -> f64 {
-        if candidates < 2 { 0.0 } else { (candidates as u64 * self.rollouts as u64) as f64 * self.ms_per_rollout }
+        self.budget.think_ms(candidates)
     }
 
     /// A position consistent with `view`, drawn from `rng`: every card the view does not
@@ -101,7 +87,7 @@ impl Search {
     /// in flight: it is drawn from the unseen cards that fit a pile he may play on
     /// (he is taken to be playing it there; if none fits, to be putting it back), and
     /// lands or is back after a uniform share of one of his action times.
-    fn sample(view: &SpitView, reaction: &ReactionModel, rng: &mut SimRng) -> Sample {
+    fn sample(view: &SpitView, reaction: &ReactionModel, rng: &mut SimRng) -> Sample<SpitRules> {
         let cfg = view.rules();
         let slots = view.slots();
         let me = view.me();
@@ -130,7 +116,7 @@ impl Search {
         let mut pool = CardSet(CardSet::FULL.0 & !seen.0);
 
         // The opponent's card in flight, if he holds one.
-        let mut opponent = Hand::Idle;
+        let mut hands = [Hand::Idle; MAX_PLAYERS];
         let shown: u32 = s.players[opp].slots[..slots].iter().map(Slot::len).sum();
         let from = s.players[opp].slots[..slots].iter().position(|x| x.up.is_none());
         if let (true, Some(from)) = (view.stock_count(false) > shown, from) {
@@ -143,7 +129,7 @@ impl Search {
             pool.remove(c);
             s.players[opp].flying = Some(c);
             let at = after(0, rng.random::<f64>() * reaction.action_time(crate::reaction::Motion::Play, 5, 3, rng));
-            opponent = match (0..2).find(|&j| targets[j] >> c.0 & 1 == 1) {
+            hands[opp] = match (0..2).find(|&j| targets[j] >> c.0 & 1 == 1) {
                 Some(j) => Hand::Acting { at, action: SpitAction::Play { slot: from as u8, pile: j as u8 } },
                 None => Hand::Returning { at, action: SpitAction::Play { slot: from as u8, pile: 0 } },
             };
@@ -161,7 +147,7 @@ impl Search {
             s.piles[j].cards = s.piles[j].cards.union(cards);
         }
         rebuild(cfg, &mut s);
-        Sample { state: s, opponent }
+        Sample { state: s, hands }
     }
 
     /// The value of a rollout's end for player `me`: the opponent's stockpile cards
@@ -200,32 +186,11 @@ impl Search {
             return (Some(first), think);
         }
         let rules = SpitRules { cfg: *view.rules() };
-        let me = view.me();
         let bots: [Bot<dyn SpitStrategy>; 2] = std::array::from_fn(|_| Bot { strategy: Box::new(Rollout) as Box<dyn SpitStrategy>, reaction: *reaction });
         let seats = Seated::new(&[&bots[0], &bots[1]]);
-        let mut totals = [0.0f64; crate::realtime::MAX_ACTIONS];
-        for _ in 0..self.rollouts {
-            let seed: u64 = rng.random();
-            let sample = Self::sample(view, reaction, &mut rng_from(mix(&[seed, 0])));
-            for (k, &a) in candidates.iter().enumerate() {
-                let mut s = sample.state;
-                let mut rngs = MatchRngs { chance: rng_from(mix(&[seed, 1])), players: std::array::from_fn(|q| rng_from(mix(&[seed, 2, q as u64]))) };
-                let took = reaction.action_time(rules.motion(a), rules.candidates(&s, me), options, &mut rngs.players[me]) + think;
-                rules.lift(&mut s, me, a);
-                let mut hands = [Hand::Idle; MAX_PLAYERS];
-                hands[me] = Hand::Acting { at: after(0, took), action: a };
-                hands[1 - me] = sample.opponent;
-                let (mut budget, mut counts) = (self.horizon, RoundCounts::default());
-                let end = play_from(&rules, &seats, &mut s, 0, hands, &mut budget, &mut counts, &mut rngs, &mut ());
-                totals[k] += Self::value(&s, me, end);
-            }
-        }
-        let mut best = 0;
-        for k in 1..candidates.len() {
-            if totals[k] > totals[best] {
-                best = k;
-            }
-        }
+        let me = view.me();
+        let search = Lookahead { rules: &rules, seats: &seats, me, reaction, options: options as usize };
+        let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| Self::sample(view, reaction, r), |s, end| Self::value(s, me, end));
         (Some(candidates[best]), think)
     }
 }
