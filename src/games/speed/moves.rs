@@ -49,6 +49,7 @@ impl LegalMoves<SpeedAction> for SpeedMoves {
 }
 
 /// The moves of a [`SpeedMoves`] in the legal order (what is left to yield).
+#[derive(Clone)]
 pub struct SpeedMovesIter(SpeedMoves);
 
 impl Iterator for SpeedMovesIter {

@@ -1,8 +1,10 @@
 //! What one Speed player can see and remember, as far as the strategies use it: his own
 //! hand, the centre pile tops, how many cards each player holds in hand, and every card
 //! that has been face-up in the centre this deal, and the match points before the deal.
-//! The opponent's hand and every face-down card are not reachable through a view, so a
-//! strategy cannot cheat.
+//! The sizes of the face-down piles, what lies in each centre pile (every card of it was
+//! face-up there), how often the side piles were re-formed and whether a player has a
+//! card on its way to the centre are public too. The opponent's hand and every
+//! face-down card are not reachable through a view, so a strategy cannot cheat.
 
 use super::config::SpeedConfig;
 use super::rules::fitting;
@@ -33,6 +35,37 @@ impl<'a> SpeedView<'a> {
     /// Hand cards of a player (the opponent's are only counted).
     pub fn hand_count(&self, mine: bool) -> u32 {
         self.player(mine).hand_count()
+    }
+    /// True if a player has a hand card on its way to a centre pile (or on its way back
+    /// after losing a race): the card is counted by [`SpeedView::hand_count`], and which
+    /// card it is is not shown for the opponent.
+    pub fn in_flight(&self, mine: bool) -> bool {
+        self.player(mine).flying.is_some()
+    }
+    /// Cards in a player's face-down personal stock.
+    pub fn stock_count(&self, mine: bool) -> u32 {
+        self.player(mine).stock.len()
+    }
+    /// Cards in face-down side pile `j`.
+    pub fn side_count(&self, j: usize) -> u32 {
+        self.state.side[j].len()
+    }
+    /// Every card of centre pile `j`: each was face-up on it (after the opening flip),
+    /// so a player who remembers the deal knows them.
+    pub fn centre_cards(&self, j: usize) -> CardSet {
+        self.state.centre[j].cards
+    }
+    /// Times the side piles were re-formed from the centre this deal (SPEED-STALL-2).
+    pub fn recycles(&self) -> u16 {
+        self.state.recycles
+    }
+    /// The side piles were re-formed and nothing landed since (SPEED-STALL-2).
+    pub fn recycled_since_landing(&self) -> bool {
+        self.state.recycled_since_landing
+    }
+    /// The rules in force.
+    pub fn rules(&self) -> &SpeedConfig {
+        self.cfg
     }
     /// Top card of centre pile `j`.
     pub fn pile_top(&self, j: usize) -> Option<Card> {

@@ -3,12 +3,14 @@
 
 mod greedy;
 mod random;
+mod search;
 mod smart;
 
 use super::moves::SpeedMoves;
 use super::rules::{SpeedAction, SpeedRules};
 use super::state::SpeedState;
 use super::view::SpeedView;
+use crate::reaction::ReactionModel;
 use crate::realtime::{ActionList, LegalMoves, NoDecision, RealtimePolicy};
 use crate::rng::SimRng;
 
@@ -26,6 +28,15 @@ pub trait SpeedStrategy: Send + Sync {
         moves.write(&mut legal);
         self.choose(view, &legal, rng)
     }
+
+    /// What the engine asks: the choice of [`SpeedStrategy::choose_moves`] and the time
+    /// in milliseconds spent thinking about it, which the engine adds to the action time
+    /// (think time is charged). `reaction` is the player's own model, for a strategy
+    /// that simulates play. Default: `choose_moves`, no think time.
+    fn choose_timed(&self, view: &SpeedView, moves: &SpeedMoves, reaction: &ReactionModel, rng: &mut SimRng) -> (Option<SpeedAction>, f64) {
+        let _ = reaction;
+        (self.choose_moves(view, moves, rng), 0.0)
+    }
 }
 
 /// A Speed strategy as the engine asks it: on the player's view. Speed's rules ask no
@@ -34,16 +45,21 @@ impl RealtimePolicy<SpeedRules> for dyn SpeedStrategy {
     fn choose(&self, rules: &SpeedRules, s: &SpeedState, p: usize, legal: &SpeedMoves, rng: &mut SimRng) -> Option<SpeedAction> {
         self.choose_moves(&SpeedView::new(s, p, &rules.cfg), legal, rng)
     }
+    fn choose_timed(&self, rules: &SpeedRules, s: &SpeedState, p: usize, legal: &SpeedMoves, reaction: &ReactionModel, rng: &mut SimRng) -> (Option<SpeedAction>, f64) {
+        SpeedStrategy::choose_timed(self, &SpeedView::new(s, p, &rules.cfg), legal, reaction, rng)
+    }
     fn decide(&self, _: &SpeedRules, _: &SpeedState, _: usize, d: NoDecision, _: &mut SimRng) -> NoDecision {
         match d {}
     }
 }
 
+pub use search::Search;
+
 /// A registered Speed strategy.
 pub type Registered = crate::games::Registered<dyn SpeedStrategy>;
 
 /// Every Speed strategy.
-pub static REGISTRY: [Registered; 3] = [random::REGISTERED, greedy::REGISTERED, smart::REGISTERED];
+pub static REGISTRY: [Registered; 4] = [random::REGISTERED, greedy::REGISTERED, smart::REGISTERED, search::REGISTERED];
 
 /// A Speed bot: a strategy plus a reaction model.
 pub type SpeedBot = crate::realtime::Bot<dyn SpeedStrategy>;

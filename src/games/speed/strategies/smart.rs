@@ -13,11 +13,12 @@ use crate::cards::{Card, CardSet};
 use crate::games::speed::moves::SpeedMoves;
 use crate::games::speed::rules::SpeedAction;
 use crate::games::speed::view::SpeedView;
-use crate::games::params::ParamDef;
+use crate::games::params::{ParamDef, ParamValues};
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
 
 /// Heuristic play: a score per play, its three weights the strategy's parameters.
+#[derive(Debug, PartialEq, Eq)]
 pub struct Smart {
     cover: i64,
     opp_follow: i64,
@@ -34,7 +35,7 @@ const PARAMS: &[ParamDef] = &[
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
     info: StrategyInfo { name: "smart", about: "keeps a hand that answers many unseen cards, gives the opponent few plays, sheds hard cards; draws only with no play", params: PARAMS },
-    make: |v| Box::new(Smart { cover: v.int(0), opp_follow: v.int(1), hard: v.int(2) }),
+    make: |v| Box::new(Smart::new(v)),
 };
 
 /// Union of the cards that fit any card of `cards`.
@@ -43,6 +44,14 @@ fn answers(view: &SpeedView, cards: impl Iterator<Item = Card>) -> CardSet {
 }
 
 impl Smart {
+    /// The default weights (every parameter at its default).
+    pub(super) const STANDARD: Smart = Smart { cover: 100, opp_follow: 100, hard: 100 };
+
+    /// The strategy with weights `v` (in [`PARAMS`] order).
+    pub(super) fn new(v: &ParamValues) -> Smart {
+        Smart { cover: v.int(0), opp_follow: v.int(1), hard: v.int(2) }
+    }
+
     /// Score of a play of `card` onto `pile`.
     fn play_score(&self, view: &SpeedView, card: Card, pile: usize) -> i64 {
         let unseen = view.unseen();
@@ -60,7 +69,7 @@ impl Smart {
 
     /// The first best play of `legal` in the legal order, else its last action (the
     /// draw: `legal` is never empty).
-    fn pick(&self, view: &SpeedView, legal: impl Iterator<Item = SpeedAction>) -> Option<SpeedAction> {
+    pub(super) fn pick(&self, view: &SpeedView, legal: impl Iterator<Item = SpeedAction>) -> Option<SpeedAction> {
         let mut best: Option<(i64, SpeedAction)> = None;
         let mut last = None;
         for a in legal {
