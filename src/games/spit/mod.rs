@@ -16,4 +16,4 @@ pub mod view;
 pub use entry::{Spit, SPIT};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

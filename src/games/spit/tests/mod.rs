@@ -2,7 +2,7 @@
 //! examples SPIT-EX-1..7, on hand-built positions with scripted bots and constant
 //! reaction times.
 
-mod kit;
+pub(crate) mod kit;
 mod moves;
 mod protocol;
 mod rules;

@@ -1,6 +1,8 @@
 //! Rule tests for Speed: each SPEED-* rule ID by a test that exercises it, and the
 //! invariant checker over thousands of random matches with random flags.
 
+mod search;
+
 use crate::realtime::MatchRngs;
 use crate::rng::{ChanceKey, MatchSeeds};
 use super::config::{ScoreCounts, SpeedConfig, SPEED_FLAGS};
