@@ -15,7 +15,7 @@
 
 use super::smart::Smart;
 use super::{Registered, SpeedStrategy};
-use crate::cards::CardSet;
+use crate::cards::{deal_split, CardSet};
 use crate::games::params::{ParamDef, ParamValues};
 use crate::games::speed::moves::SpeedMoves;
 use crate::games::speed::rules::{SpeedAction, SpeedRules};
@@ -64,10 +64,8 @@ impl SpeedStrategy for Rollout {
 
 /// Removes `n` uniformly chosen cards from `pool` (fewer if it holds fewer).
 fn take(pool: &mut CardSet, n: u32, rng: &mut SimRng) -> CardSet {
-    let mut out = CardSet::EMPTY;
-    for _ in 0..n.min(pool.len()) {
-        out.insert(pool.draw(rng));
-    }
+    let (out, rest) = deal_split(rng, *pool, n.min(pool.len()));
+    *pool = rest;
     out
 }
 
