@@ -689,11 +689,23 @@ pub fn play_deal(game: &dyn MatchGame, cfg: &RunConfig, deal: u64, stats: &mut M
 /// Most deals per parallel work item (also the progress bar's step).
 const MAX_CHUNK: u64 = 256;
 
-/// Deals per work item for a run of `deals`: small runs of slow games get one deal per
-/// item, so both threads work and the progress bar moves; large runs get up to
+/// Fewest deals per work item once a run has [`MIN_CHUNKS`] items of that size: each
+/// item's statistics are merged into the total at its end (about 15,000 instructions for
+/// a matchup, as much as a few Speed matches), so items are not made smaller than this
+/// for the sake of more of them.
+const MIN_CHUNK: u64 = 16;
+
+/// Work items a run is split into at least, where it has that many deals: enough for
+/// every thread to stay busy and the progress bar to move.
+const MIN_CHUNKS: u64 = 64;
+
+/// Deals per work item for a run of `deals`: about a 1,024th of the run, between
+/// [`MIN_CHUNK`] (fewer for a run shorter than [`MIN_CHUNKS`] such items, down to one deal
+/// per item, so that a short run of a slow game still keeps every thread busy) and
 /// [`MAX_CHUNK`]. The aggregate is exact integers, so the chunking never changes it.
 fn chunk_size(deals: u64) -> u64 {
-    (deals / 1024).clamp(1, MAX_CHUNK)
+    let least = (deals / MIN_CHUNKS).clamp(1, MIN_CHUNK);
+    (deals / 1024).clamp(least, MAX_CHUNK)
 }
 
 /// Runs a matchup on the current rayon pool and returns its exact aggregate.
@@ -775,6 +787,12 @@ pub fn progress_bar(total: u64, quiet: bool, label: &str) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_are_a_1024th_of_a_run_within_their_bounds() {
+        // One deal per item below 128 deals (at least 64 items), 16 from 1,024 deals.
+        assert_eq!([1, 10, 127, 128, 640, 1_024, 20_000, 100_000, 10_000_000].map(chunk_size), [1, 1, 1, 2, 10, 16, 19, 97, 256]);
+    }
 
     /// A toy game: the winner and the ending are drawn from the seeds; one metric.
     struct Toy {

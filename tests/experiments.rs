@@ -2,6 +2,8 @@
 //! shards merged into exactly the bytes of a single run, sweeps with paired comparisons,
 //! round robins with ratings, and bad input.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -25,10 +27,7 @@ fn fails(args: &[&str]) -> String {
 
 /// A fresh scratch folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cardsim-exp-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("exp", name)
 }
 
 /// Writes `experiments/NAME.toml` under `root` and returns its path.

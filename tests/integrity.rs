@@ -7,25 +7,17 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cardsim-integrity-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("integrity", name)
 }
 
-fn cardsim(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cardsim"));
-    c.args(args);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
-}
+use common::cardsim_env as cardsim;
 
 fn ok(args: &[&str]) -> String {
     let o = cardsim(args, &[]);

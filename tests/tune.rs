@@ -2,24 +2,15 @@
 //! the SPSA run's bytes on any thread count, a run killed after an iteration and
 //! resumed to the same bytes, and one-line errors for bad input.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cardsim-tune-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("tune", name)
 }
 
-fn cardsim(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cardsim"));
-    c.args(args);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
-}
+use common::cardsim_env as cardsim;
 
 fn ok(args: &[&str]) -> String {
     let o = cardsim(args, &[]);

@@ -296,9 +296,9 @@ where
     O: EngineObserver<R::State, R::Action>,
 {
     rules.begin_round(s);
-    let mut round = Round { rules, seats, hands: [Hand::Idle; MAX_PLAYERS], n: seats.len(), rngs, obs, counts };
-    round.rest_after_sync(busy, start);
-    round.run(s, start, budget)
+    let mut hands = [Hand::Idle; MAX_PLAYERS];
+    rest_after_sync(&mut hands[..seats.len()], seats, rngs, busy, start);
+    play_from(rules, seats, s, start, hands, budget, counts, rngs, obs)
 }
 
 /// Plays on from `start` with the players' hands as given, until the round ends or
@@ -326,6 +326,14 @@ where
 {
     let mut round = Round { rules, seats, hands, n: seats.len(), rngs, obs, counts };
     round.run(s, start, budget)
+}
+
+/// Marks the players in `busy` as resting until `at` plus their synchronised movement
+/// (one hand per seated player in `hands`; the draws come from each player's stream).
+fn rest_after_sync<A, S: ?Sized>(hands: &mut [Hand<A>], seats: &Seated<S>, rngs: &mut MatchRngs, busy: [bool; MAX_PLAYERS], at: Micros) {
+    for (p, hand) in hands.iter_mut().enumerate().filter(|&(p, _)| busy[p]) {
+        *hand = Hand::Resting { until: after(at, seats.reaction(p).motor_time(Motion::Sync, &mut rngs.players[p])) };
+    }
 }
 
 /// The players' hands during a round, with what the round's helpers share.
@@ -550,13 +558,6 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
         }
     }
 
-    /// Marks the players in `busy` as resting until `at` plus their synchronised movement.
-    fn rest_after_sync(&mut self, busy: [bool; MAX_PLAYERS], at: Micros) {
-        for p in (0..self.n).filter(|&p| busy[p]) {
-            self.hands[p] = Hand::Resting { until: after(at, self.seats.reaction(p).motor_time(Motion::Sync, &mut self.rngs.players[p])) };
-        }
-    }
-
     /// Resolves a stall at `now` (SPIT-STALL-2): a synchronised event at the latest
     /// recognition time (returned as `Ok`), or the end of the round (`Err`).
     fn handle_stall(&mut self, s: &mut R::State, now: Micros) -> Result<Micros, RoundEnd> {
@@ -568,7 +569,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 let took_part = synchronise(self.rules, self.seats, s, self.rngs);
                 self.counts.synchronised += 1;
                 self.obs.on_event(at, EngineEvent::Synchronised, s);
-                self.rest_after_sync(took_part, at);
+                rest_after_sync(&mut self.hands[..self.n], self.seats, self.rngs, took_part, at);
                 Ok(at)
             }
         }

@@ -284,6 +284,10 @@ impl State {
     pub fn view(&self, seat: u8) -> View {
         let me = &self.players[seat as usize];
         let on_turn = self.phase == Phase::Play && self.current == seat;
+        let mut seats = [SeatInfo::default(); MAX_SEATS];
+        for (s, info) in seats.iter_mut().enumerate().take(self.n as usize) {
+            *info = self.seat_info(s as u8);
+        }
         View {
             seat,
             players: self.n,
@@ -300,8 +304,7 @@ impl State {
             draw_owed: on_turn && self.turn.draw_owed,
             draw_pile: self.draw.len() as u8,
             out_of_round: self.out,
-            // Every entry computed without a loop bound, so the array is built in place.
-            seats: std::array::from_fn(|s| if s < self.n as usize { self.seat_info(s as u8) } else { SeatInfo::default() }),
+            seats,
             rules: self.rules,
         }
     }
