@@ -80,12 +80,7 @@ pub struct Lookahead<'a, R: RealtimeRules, S: ?Sized> {
 
 impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
     /// The index in `candidates` (at least one) with the best mean rollout value, ties
-    /// to the earlier one. Each of `budget.rollouts` rollouts draws a seed from `rng`,
-    /// samples a position with `sample` from it, and plays every candidate from that
-    /// position on the same random numbers: the candidate is lifted and lands after the
-    /// player's action time plus `think` ms, then the engine plays `budget.horizon`
-    /// landed actions (or to the round's end), and `value` scores the state reached
-    /// and how the round ended, for the searching player.
+    /// to the earlier one: [`Lookahead::totals`] maximised.
     pub fn best_candidate(
         &self,
         candidates: &[R::Action],
@@ -95,6 +90,32 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
         sample: impl Fn(&mut SimRng) -> Sample<R>,
         value: impl Fn(&R::State, RoundEnd) -> f64,
     ) -> usize {
+        let totals = self.totals(candidates, think, budget, rng, sample, value);
+        let mut best = 0;
+        for k in 1..candidates.len() {
+            if totals[k] > totals[best] {
+                best = k;
+            }
+        }
+        best
+    }
+
+    /// The summed rollout value of each of `candidates` (at least one; index `k` for
+    /// `candidates[k]`, zero past them). Each of `budget.rollouts` rollouts draws a
+    /// seed from `rng`, samples a position with `sample` from it, and plays every
+    /// candidate from that position on the same random numbers: the candidate is lifted
+    /// and lands after the player's action time plus `think` ms, then the engine plays
+    /// `budget.horizon` landed actions (or to the round's end), and `value` scores the
+    /// state reached and how the round ended, for the searching player.
+    pub fn totals(
+        &self,
+        candidates: &[R::Action],
+        think: f64,
+        budget: &RolloutBudget,
+        rng: &mut SimRng,
+        sample: impl Fn(&mut SimRng) -> Sample<R>,
+        value: impl Fn(&R::State, RoundEnd) -> f64,
+    ) -> [f64; MAX_ACTIONS] {
         let (rules, me) = (self.rules, self.me);
         let mut totals = [0.0f64; MAX_ACTIONS];
         for _ in 0..budget.rollouts {
@@ -112,13 +133,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
                 totals[k] += value(&s, end);
             }
         }
-        let mut best = 0;
-        for k in 1..candidates.len() {
-            if totals[k] > totals[best] {
-                best = k;
-            }
-        }
-        best
+        totals
     }
 }
 

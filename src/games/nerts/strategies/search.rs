@@ -34,10 +34,18 @@ use rand::RngExt;
 /// Rollout search with charged think time.
 pub struct Search {
     budget: RolloutBudget,
+    margin: f64,
 }
 
+/// The rollout budget's parameters ([`budget_params`]).
+const BUDGET: [ParamDef; 3] = budget_params(8.0, 24.0, 0.1);
 /// The parameters, in the order [`Search`] reads them.
-const PARAMS: &[ParamDef] = &budget_params(8.0, 24.0, 0.1);
+const PARAMS: &[ParamDef] = &[
+    BUDGET[0],
+    BUDGET[1],
+    BUDGET[2],
+    ParamDef { name: "margin", about: "deal points per rollout by which another move must beat the tuned lazy's choice to be played", default: 0.5, min: 0.0, max: 100.0, integer: false },
+];
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
@@ -149,7 +157,7 @@ fn shuffled(mask: u64, rng: &mut SimRng) -> ([u8; 64], usize) {
 impl Search {
     /// The strategy with parameters `v` (in [`PARAMS`] order).
     pub fn new(v: &ParamValues) -> Search {
-        Search { budget: RolloutBudget::from_params(v) }
+        Search { budget: RolloutBudget::from_params(v), margin: v.get(3) }
     }
 
     /// The think time charged for a decision among `candidates` moves
@@ -219,8 +227,9 @@ impl Search {
         out
     }
 
-    /// The search: the candidate with the best mean rollout value (ties go to the
-    /// earlier candidate, the tuned `lazy`'s choice first), and the think time charged.
+    /// The search: the tuned `lazy`'s choice, unless another candidate's mean rollout
+    /// value beats it by more than `margin` (then the best of them, ties to the earlier
+    /// one), and the think time charged.
     fn search(&self, view: &NertsView, legal: &[NertsAction], reaction: &ReactionModel, rng: &mut SimRng) -> (Option<NertsAction>, f64) {
         let candidates = Self::candidates(view, legal);
         let think = self.think_ms(candidates.len());
@@ -236,8 +245,16 @@ impl Search {
         let seats: Seated<dyn NertsStrategy> = bots[..n].iter().collect();
         let search = Lookahead { rules: &rules, seats: &seats, me, reaction, options: legal.len() };
         let sample = |r: &mut SimRng| Sample::<NertsRules> { state: Self::sample(view, r), hands: [Hand::Idle; MAX_PLAYERS] };
-        let best = search.best_candidate(&candidates, think, &self.budget, rng, sample, |s, end| Self::value(s, me, end));
-        (Some(candidates[best]), think)
+        let totals = search.totals(&candidates, think, &self.budget, rng, sample, |s, end| Self::value(s, me, end));
+        // The best other move, if it beats the tuned lazy's by the margin.
+        let mut best = 1;
+        for k in 2..candidates.len() {
+            if totals[k] > totals[best] {
+                best = k;
+            }
+        }
+        let play = if totals[best] - totals[0] > self.margin * self.budget.rollouts as f64 { best } else { 0 };
+        (Some(candidates[play]), think)
     }
 }
 
