@@ -1,6 +1,6 @@
 //! `search`: looks ahead by determinized rollouts. For each decision with two or more
 //! candidate moves (the move the tuned `lazy` would make, and the first legal move of
-//! every other kind of move it ranks, [`Cat`](super::Cat); never an aimless move), it samples full
+//! every other kind of move it ranks, [`Cat`]; never an aimless move), it samples full
 //! states consistent with its view ([`NertsView::shown`]): its own hidden cards (under
 //! the Nerts top, the stock and the waste but its top) dealt at random in their places,
 //! every other layout rebuilt at random from the cards of its deck that are not on a
@@ -18,7 +18,7 @@
 //! the action's time.
 
 use super::styles::TUNED_LAZY_ORDER;
-use super::{classify, pick, NertsStrategy, Registered};
+use super::{classify, pick, Cat, NertsStrategy, Registered};
 use crate::games::nerts::rules::{team_scores, NertsAction, NertsRules};
 use crate::cards::Card;
 use crate::games::nerts::state::{is_joker, Layout, NertsState, MAX_STOCK, NONE, WORK_PILES};
@@ -27,7 +27,7 @@ use crate::games::params::{ParamDef, ParamValues};
 use crate::games::StrategyInfo;
 use crate::reaction::ReactionModel;
 use crate::realtime::lookahead::{budget_params, Lookahead, RolloutBudget, Sample};
-use crate::realtime::{ActionList, Bot, Hand, RoundEnd, Seated, MAX_PLAYERS};
+use crate::realtime::{ActionList, Bot, Hand, RoundEnd, Seated, MAX_ACTIONS, MAX_PLAYERS};
 use crate::rng::SimRng;
 use rand::RngExt;
 
@@ -35,6 +35,8 @@ use rand::RngExt;
 pub struct Search {
     budget: RolloutBudget,
     margin: f64,
+    z: f64,
+    per_kind: usize,
 }
 
 /// The rollout budget's parameters ([`budget_params`]).
@@ -45,6 +47,8 @@ const PARAMS: &[ParamDef] = &[
     BUDGET[1],
     BUDGET[2],
     ParamDef { name: "margin", about: "deal points per rollout by which another move must beat the tuned lazy's choice to be played", default: 0.5, min: 0.0, max: 100.0, integer: false },
+    ParamDef { name: "z", about: "standard errors by which another move's mean gain over the tuned lazy's choice must exceed zero to be played", default: 2.0, min: 0.0, max: 10.0, integer: false },
+    ParamDef { name: "per_kind", about: "candidate moves of each kind of move (the first ones in the legal order)", default: 1.0, min: 1.0, max: 64.0, integer: true },
 ];
 
 /// Registry entry.
@@ -157,7 +161,7 @@ fn shuffled(mask: u64, rng: &mut SimRng) -> ([u8; 64], usize) {
 impl Search {
     /// The strategy with parameters `v` (in [`PARAMS`] order).
     pub fn new(v: &ParamValues) -> Search {
-        Search { budget: RolloutBudget::from_params(v), margin: v.get(3) }
+        Search { budget: RolloutBudget::from_params(v), margin: v.get(3), z: v.get(4), per_kind: v.int(5) as usize }
     }
 
     /// The think time charged for a decision among `candidates` moves
@@ -209,18 +213,19 @@ impl Search {
         v
     }
 
-    /// The candidates: the tuned `lazy`'s choice first, then the first legal move of
-    /// each other kind it ranks, in its order. Empty when `lazy` waits.
-    pub fn candidates(view: &NertsView, legal: &[NertsAction]) -> ActionList<NertsAction> {
+    /// The candidates: the tuned `lazy`'s choice first, then the first `per_kind` legal
+    /// moves of each kind it ranks (its choice counted), in the legal order. Empty when
+    /// `lazy` waits.
+    pub fn candidates(view: &NertsView, legal: &[NertsAction], per_kind: usize) -> ActionList<NertsAction> {
         let mut out = ActionList::new();
         let Some(first) = pick(view, legal, &TUNED_LAZY_ORDER) else { return out };
         out.push(first);
-        let mut seen: [bool; 12] = [false; 12];
-        seen[classify(view, first) as usize] = true;
+        let mut taken = [0usize; 12];
+        taken[classify(view, first) as usize] = 1;
         for &a in legal {
             let cat = classify(view, a);
-            if !seen[cat as usize] && TUNED_LAZY_ORDER.contains(&cat) && !out.is_full() {
-                seen[cat as usize] = true;
+            if a != first && taken[cat as usize] < per_kind && TUNED_LAZY_ORDER.contains(&cat) && !matches!(cat, Cat::Stock | Cat::Rotate) && !out.is_full() {
+                taken[cat as usize] += 1;
                 out.push(a);
             }
         }
@@ -231,7 +236,7 @@ impl Search {
     /// value beats it by more than `margin` (then the best of them, ties to the earlier
     /// one), and the think time charged.
     fn search(&self, view: &NertsView, legal: &[NertsAction], reaction: &ReactionModel, rng: &mut SimRng) -> (Option<NertsAction>, f64) {
-        let candidates = Self::candidates(view, legal);
+        let candidates = Self::candidates(view, legal, self.per_kind);
         let think = self.think_ms(candidates.len());
         match candidates.len() {
             0 => return (None, 0.0),
@@ -245,15 +250,29 @@ impl Search {
         let seats: Seated<dyn NertsStrategy> = bots[..n].iter().collect();
         let search = Lookahead { rules: &rules, seats: &seats, me, reaction, options: legal.len() };
         let sample = |r: &mut SimRng| Sample::<NertsRules> { state: Self::sample(view, r), hands: [Hand::Idle; MAX_PLAYERS] };
-        let totals = search.totals(&candidates, think, &self.budget, rng, sample, |s, end| Self::value(s, me, end));
-        // The best other move, if it beats the tuned lazy's by the margin.
+        // Per candidate, the sum and sum of squares of its rollout value minus the
+        // tuned lazy's on the same rollout (paired by the common random numbers).
+        let (mut first, mut sum, mut sq) = (0.0, [0.0f64; MAX_ACTIONS], [0.0f64; MAX_ACTIONS]);
+        search.rollouts(&candidates, think, &self.budget, rng, sample, |s, end| Self::value(s, me, end), |k, v| {
+            if k == 0 {
+                first = v;
+            } else {
+                sum[k] += v - first;
+                sq[k] += (v - first) * (v - first);
+            }
+        });
+        // The other move with the best mean gain, played if the gain is significant:
+        // more than `z` standard errors (and positive).
+        let n = self.budget.rollouts as f64;
         let mut best = 1;
         for k in 2..candidates.len() {
-            if totals[k] > totals[best] {
+            if sum[k] > sum[best] {
                 best = k;
             }
         }
-        let play = if totals[best] - totals[0] > self.margin * self.budget.rollouts as f64 { best } else { 0 };
+        let mean = sum[best] / n;
+        let var = if n > 1.0 { (sq[best] - n * mean * mean).max(0.0) / (n - 1.0) } else { 0.0 };
+        let play = if mean > self.margin && mean > self.z * (var / n).sqrt() { best } else { 0 };
         (Some(candidates[play]), think)
     }
 }

@@ -101,7 +101,7 @@ fn search_decides_from_the_view_alone() {
         }
         let mut legal = ActionList::new();
         bounded_legal(&rules, &s, 0, &mut legal);
-        let candidates = Search::candidates(&NertsView::new(&s, 0, &cfg), &legal).len();
+        let candidates = Search::candidates(&NertsView::new(&s, 0, &cfg), &legal, 1).len();
         if candidates < 2 {
             continue;
         }
@@ -167,7 +167,7 @@ fn search_think_time_is_charged_to_its_action() {
     let s = NertsState::deal_of_match(&cfg, 2, &seeds, 1);
     let mut legal = ActionList::new();
     bounded_legal(&rules, &s, 0, &mut legal);
-    let k = Search::candidates(&NertsView::new(&s, 0, &cfg), &legal).len();
+    let k = Search::candidates(&NertsView::new(&s, 0, &cfg), &legal, 1).len();
     assert!(k >= 2, "the deal gives seat 0 {k} candidates");
     let first_start = |text: &str| {
         let bots = [NertsBot { strategy: search(text), reaction: model }, NertsBot { strategy: REGISTRY.iter().find(|r| r.info.name == "lazy").unwrap().make_default(), reaction: model }];
