@@ -40,14 +40,14 @@ pub struct Search {
 }
 
 /// The rollout budget's parameters ([`budget_params`]).
-const BUDGET: [ParamDef; 3] = budget_params(8.0, 24.0, 0.1);
+const BUDGET: [ParamDef; 3] = budget_params(12.0, 16.0, 0.1);
 /// The parameters, in the order [`Search`] reads them.
 const PARAMS: &[ParamDef] = &[
     BUDGET[0],
     BUDGET[1],
     BUDGET[2],
-    ParamDef { name: "margin", about: "deal points per rollout by which another move must beat the tuned lazy's choice to be played", default: 0.5, min: 0.0, max: 100.0, integer: false },
-    ParamDef { name: "z", about: "standard errors by which another move's mean gain over the tuned lazy's choice must exceed zero to be played", default: 2.0, min: 0.0, max: 10.0, integer: false },
+    ParamDef { name: "margin", about: "deal points per rollout by which another move's mean gain over the tuned lazy's choice must exceed zero to be played", default: 0.0, min: 0.0, max: 100.0, integer: false },
+    ParamDef { name: "z", about: "standard errors by which another move's mean gain over the tuned lazy's choice must exceed zero to be played", default: 1.0, min: 0.0, max: 10.0, integer: false },
     ParamDef { name: "per_kind", about: "candidate moves of each kind of move (the first ones in the legal order)", default: 1.0, min: 1.0, max: 64.0, integer: true },
 ];
 
