@@ -46,7 +46,7 @@ const PARAMS: &[ParamDef] = &[
     BUDGET[0],
     BUDGET[1],
     BUDGET[2],
-    ParamDef { name: "margin", about: "deal points per rollout by which another move's mean gain over the tuned lazy's choice must exceed zero to be played", default: 0.0, min: 0.0, max: 100.0, integer: false },
+    ParamDef { name: "margin", about: "mean gain (deal points a rollout) over the tuned lazy's choice that another move needs to be played", default: 0.0, min: 0.0, max: 100.0, integer: false },
     ParamDef { name: "z", about: "standard errors by which another move's mean gain over the tuned lazy's choice must exceed zero to be played", default: 1.0, min: 0.0, max: 10.0, integer: false },
     ParamDef { name: "per_kind", about: "candidate moves of each kind of move (the first ones in the legal order)", default: 1.0, min: 1.0, max: 64.0, integer: true },
 ];

@@ -223,12 +223,13 @@ fn strategies_choose_the_same_whatever_the_hidden_cards() {
         }
         let mut hidden = s;
         for l in hidden.layouts.iter_mut().take(3) {
-            let stock = l.sw_len - l.waste_len;
-            l.sw[..stock as usize].reverse(); // the stock's order (face-down)
+            let (w, n) = (l.waste_len as usize, l.sw_len as usize);
+            l.sw[w..n].reverse(); // the stock's order (face-down; the waste top stays)
             if l.nerts_len > 2 {
                 l.nerts[..l.nerts_len as usize - 1].reverse(); // under the Nerts top
             }
         }
+        assert_eq!(NertsView::new(&s, 0, &cfg).shown(), NertsView::new(&hidden, 0, &cfg).shown(), "deal {g}: the same view");
         let mut legal = ActionList::new();
         bounded_legal(&rules, &s, 0, &mut legal);
         if legal.is_empty() {
