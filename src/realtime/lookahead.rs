@@ -1,7 +1,7 @@
 //! Determinized rollouts, the lookahead the real-time games' `search` strategies share.
 //! A game's searching strategy builds its candidate moves and a sampler of positions
 //! consistent with its player's view (every hidden card dealt at random among the
-//! unseen ones, the other players' hands in flight guessed); [`best_candidate`] plays
+//! unseen ones, the other players' hands in flight guessed); [`Lookahead::best_candidate`] plays
 //! each candidate out from the same samples on the real-time engine, with the same
 //! random numbers (common random numbers, all drawn from the player's own stream), and
 //! returns the candidate with the best mean value. What the search costs is charged to
