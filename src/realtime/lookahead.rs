@@ -80,12 +80,7 @@ pub struct Lookahead<'a, R: RealtimeRules, S: ?Sized> {
 
 impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
     /// The index in `candidates` (at least one) with the best mean rollout value, ties
-    /// to the earlier one. Each of `budget.rollouts` rollouts draws a seed from `rng`,
-    /// samples a position with `sample` from it, and plays every candidate from that
-    /// position on the same random numbers: the candidate is lifted and lands after the
-    /// player's action time plus `think` ms, then the engine plays `budget.horizon`
-    /// landed actions (or to the round's end), and `value` scores the state reached
-    /// and how the round ended, for the searching player.
+    /// to the earlier one: [`Lookahead::totals`] maximised.
     pub fn best_candidate(
         &self,
         candidates: &[R::Action],
@@ -95,8 +90,51 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
         sample: impl Fn(&mut SimRng) -> Sample<R>,
         value: impl Fn(&R::State, RoundEnd) -> f64,
     ) -> usize {
-        let (rules, me) = (self.rules, self.me);
+        let totals = self.totals(candidates, think, budget, rng, sample, value);
+        let mut best = 0;
+        for k in 1..candidates.len() {
+            if totals[k] > totals[best] {
+                best = k;
+            }
+        }
+        best
+    }
+
+    /// The summed rollout value of each of `candidates` (at least one; index `k` for
+    /// `candidates[k]`, zero past them), from [`Lookahead::rollouts`].
+    pub fn totals(
+        &self,
+        candidates: &[R::Action],
+        think: f64,
+        budget: &RolloutBudget,
+        rng: &mut SimRng,
+        sample: impl Fn(&mut SimRng) -> Sample<R>,
+        value: impl Fn(&R::State, RoundEnd) -> f64,
+    ) -> [f64; MAX_ACTIONS] {
         let mut totals = [0.0f64; MAX_ACTIONS];
+        self.rollouts(candidates, think, budget, rng, sample, value, |k, v| totals[k] += v);
+        totals
+    }
+
+    /// Runs the rollouts and hands each value to `record` with its candidate's index,
+    /// rollout by rollout, candidates in order. Each of `budget.rollouts` rollouts
+    /// draws a seed from `rng`, samples a position with `sample` from it, and plays
+    /// every candidate from that position on the same random numbers: the candidate is
+    /// lifted and lands after the player's action time plus `think` ms, then the engine
+    /// plays `budget.horizon` landed actions (or to the round's end), and `value` scores
+    /// the state reached and how the round ended, for the searching player.
+    #[allow(clippy::too_many_arguments)]
+    pub fn rollouts(
+        &self,
+        candidates: &[R::Action],
+        think: f64,
+        budget: &RolloutBudget,
+        rng: &mut SimRng,
+        sample: impl Fn(&mut SimRng) -> Sample<R>,
+        value: impl Fn(&R::State, RoundEnd) -> f64,
+        mut record: impl FnMut(usize, f64),
+    ) {
+        let (rules, me) = (self.rules, self.me);
         for _ in 0..budget.rollouts {
             let seed: u64 = rng.random();
             let start = sample(&mut rng_from(mix(&[seed, 0])));
@@ -109,16 +147,9 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
                 hands[me] = Hand::Acting { at: after(0, took), action: a };
                 let (mut left, mut counts) = (budget.horizon, RoundCounts::default());
                 let end = play_from(rules, self.seats, &mut s, 0, hands, &mut left, &mut counts, &mut rngs, &mut ());
-                totals[k] += value(&s, end);
+                record(k, value(&s, end));
             }
         }
-        let mut best = 0;
-        for k in 1..candidates.len() {
-            if totals[k] > totals[best] {
-                best = k;
-            }
-        }
-        best
     }
 }
 

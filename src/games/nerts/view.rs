@@ -4,11 +4,12 @@
 //! layout's Nerts count and cards on foundations (the deal's score so far), and the
 //! match's score sheet. The order of any stock, the cards under a Nerts top or a waste
 //! top, and other layouts' piles are not reachable through a view, so a strategy cannot
-//! cheat.
+//! cheat. [`NertsView::shown`] gives all of that as one state, hidden cards blanked,
+//! for a strategy that samples the rest (`search`).
 
 use super::config::NertsConfig;
 use super::rules::{apply_in_layout, fits_foundation, has_place, team_scores, NertsAction, Source};
-use super::state::{Eff, Layout, NertsState, LOCK_NERTS, LOCK_STOCK, WORK_PILES};
+use super::state::{Eff, Layout, NertsState, WorkPile, LOCK_NERTS, LOCK_STOCK, NONE, WORK_PILES};
 
 /// One player's view of a Nerts state.
 #[derive(Clone, Copy)]
@@ -26,6 +27,14 @@ impl<'a> NertsView<'a> {
     /// The viewer's seat.
     pub fn seat(&self) -> usize {
         self.me
+    }
+    /// The rules' flags.
+    pub fn rules(&self) -> &NertsConfig {
+        self.cfg
+    }
+    /// Seats at the table.
+    pub fn players(&self) -> usize {
+        self.state.players as usize
     }
     fn layout(&self) -> &Layout {
         self.state.layout(self.me)
@@ -101,6 +110,40 @@ impl<'a> NertsView<'a> {
             Source::Waste => self.waste_top(),
             Source::Work { pile, depth } => (depth < self.work_len(pile as usize)).then(|| self.layout().eff(pile as usize, depth as usize)),
         }
+    }
+    /// The table as the viewer sees it, as a state with every card he cannot see
+    /// blanked ([`NONE`]):
+    /// - public: the seats, layouts and teams, the foundations and, per deck, which of
+    ///   its cards lie on them (cards are traced to their deck by their backs,
+    ///   NERTS-SCORE-2, and each one reached the common area in the open), the call,
+    ///   the global resets and whether progress was made since the last one, the score
+    ///   sheet;
+    /// - his own layout: the work piles, the Nerts top if face-up and the waste top as
+    ///   they are; the cards under the Nerts top (all of the pile when its top is
+    ///   face-down) and every other card of the stock and waste blanked, their counts
+    ///   and places kept; Joker declarations, locks and held cards (a partner's hand is
+    ///   in the open, NERTS-PART-3) as they are;
+    /// - every other layout: its Nerts count only (blanked cards, whether the top is
+    ///   face-up); no work pile, stock or waste.
+    pub fn shown(&self) -> NertsState {
+        let mut s = *self.state;
+        let mine = s.layout_of[self.me] as usize;
+        for (d, l) in s.layouts[..s.n_layouts as usize].iter_mut().enumerate() {
+            let n = l.nerts_len as usize;
+            let hidden = if d == mine && l.nerts_up { n - 1 } else { n };
+            l.nerts[..hidden].fill(NONE);
+            if d == mine {
+                let top = l.waste_len as usize;
+                for (i, v) in l.sw[..l.sw_len as usize].iter_mut().enumerate() {
+                    if i + 1 != top {
+                        *v = NONE;
+                    }
+                }
+            } else {
+                *l = Layout { nerts: l.nerts, nerts_len: l.nerts_len, nerts_up: l.nerts_up, work: [WorkPile::EMPTY; WORK_PILES], ..Layout::EMPTY };
+            }
+        }
+        s
     }
     /// True if a partner's action in flight holds a pile of the viewer's layout (the
     /// partner's hand is on the table for everyone to see, NERTS-PART-3).

@@ -11,18 +11,31 @@
 //! table stuck (every hand idle or aimless, nobody with progress).
 
 mod random;
+mod search;
 mod styles;
 
 use super::rules::{NertsAction, NertsRules, Source};
 use super::state::NertsState;
 use super::view::NertsView;
+use crate::reaction::ReactionModel;
 use crate::realtime::{NoDecision, RealtimePolicy};
 use crate::rng::SimRng;
+
+pub use search::Search;
 
 /// A Nerts policy. It sees only a [`NertsView`].
 pub trait NertsStrategy: Send + Sync {
     /// Picks one of `legal` (never empty), or `None` to stay idle.
     fn choose(&self, view: &NertsView, legal: &[NertsAction], rng: &mut SimRng) -> Option<NertsAction>;
+
+    /// Like [`NertsStrategy::choose`], with the time in milliseconds spent thinking
+    /// about it, which the engine adds to the action time (think time is charged).
+    /// `reaction` is the player's own model, for a strategy that simulates play.
+    /// Default: `choose`, no think time.
+    fn choose_timed(&self, view: &NertsView, legal: &[NertsAction], reaction: &ReactionModel, rng: &mut SimRng) -> (Option<NertsAction>, f64) {
+        let _ = reaction;
+        (self.choose(view, legal, rng), 0.0)
+    }
 }
 
 /// A Nerts strategy as the engine asks it: on the player's view. Nerts' rules ask no
@@ -30,6 +43,9 @@ pub trait NertsStrategy: Send + Sync {
 impl RealtimePolicy<NertsRules> for dyn NertsStrategy {
     fn choose(&self, rules: &NertsRules, s: &NertsState, p: usize, legal: &crate::realtime::ActionList<NertsAction>, rng: &mut SimRng) -> Option<NertsAction> {
         NertsStrategy::choose(self, &NertsView::new(s, p, &rules.cfg), legal, rng)
+    }
+    fn choose_timed(&self, rules: &NertsRules, s: &NertsState, p: usize, legal: &crate::realtime::ActionList<NertsAction>, reaction: &ReactionModel, rng: &mut SimRng) -> (Option<NertsAction>, f64) {
+        NertsStrategy::choose_timed(self, &NertsView::new(s, p, &rules.cfg), legal, reaction, rng)
     }
     fn decide(&self, _: &NertsRules, _: &NertsState, _: usize, d: NoDecision, _: &mut SimRng) -> NoDecision {
         match d {}
@@ -128,7 +144,7 @@ pub fn pick(view: &NertsView, legal: &[NertsAction], order: &[Cat]) -> Option<Ne
 pub type Registered = crate::games::Registered<dyn NertsStrategy>;
 
 /// Every Nerts strategy.
-pub static REGISTRY: [Registered; 5] = [styles::NERTS_FIRST, styles::FOUNDATION_FIRST, styles::BALANCED, styles::LAZY, random::REGISTERED];
+pub static REGISTRY: [Registered; 6] = [styles::NERTS_FIRST, styles::FOUNDATION_FIRST, styles::BALANCED, styles::LAZY, search::REGISTERED, random::REGISTERED];
 
 /// A Nerts bot: a strategy plus a reaction model.
 pub type NertsBot = crate::realtime::Bot<dyn NertsStrategy>;

@@ -79,6 +79,11 @@ const FOUNDATION_FIRST_ORDER: [Cat; 11] = [WorkFound, WasteFound, NertsFound, Ca
 const BALANCED_ORDER: [Cat; 11] = [Call, NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, WasteWork, StackUseful, Stock, Rotate];
 const LAZY_ORDER: [Cat; 11] = [Call, NertsFound, WorkFound, WasteFound, NertsWork, FlipN, WasteWork, StackForNerts, StackUseful, Stock, Rotate];
 
+/// `lazy` with the priorities of `strategies/nerts-lazy-tuned.toml` (the strongest
+/// style on the 2-player skilled ladder): the rollout policy of `search`. A test checks
+/// it against the file.
+pub(super) const TUNED_LAZY_ORDER: [Cat; 11] = [NertsFound, WorkFound, NertsWork, FlipN, Call, WasteFound, StackForNerts, WasteWork, StackUseful, Rotate, Stock];
+
 const NERTS_FIRST_PARAMS: [ParamDef; 11] = priorities(NERTS_FIRST_ORDER);
 const FOUNDATION_FIRST_PARAMS: [ParamDef; 11] = priorities(FOUNDATION_FIRST_ORDER);
 const LAZY_PARAMS: [ParamDef; 11] = priorities(LAZY_ORDER);
@@ -181,6 +186,15 @@ mod tests {
         // Lazy by name: the call 100, the Nerts top to a foundation 90, ... ROTATE 0.
         let lazy: Vec<(&str, f64)> = LAZY_PARAMS.iter().map(|d| (d.name, d.default)).collect();
         assert_eq!(&lazy[..4], &[("call", 100.0), ("nerts_found", 90.0), ("nerts_work", 60.0), ("flip_nerts", 50.0)]);
+    }
+
+    #[test]
+    fn the_tuned_lazy_order_is_the_tuned_file() {
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/strategies/nerts-lazy-tuned.toml"));
+        let spec = crate::bot::BotSpec::from_file(path).unwrap();
+        assert_eq!((spec.strategy.as_str(), spec.preset), ("lazy", Some(crate::reaction::Preset::Skilled)));
+        let v = ParamValues::resolve("lazy-tuned", &LAZY_PARAMS, &spec.params).unwrap();
+        assert_eq!(Ranked::new(LAZY_ORDER, &v).order, TUNED_LAZY_ORDER);
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod layout;
 mod random_play;
 mod realtime;
 mod scoring;
+mod search;
 mod stock;
 
 use super::config::NertsConfig;
