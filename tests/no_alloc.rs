@@ -7,21 +7,22 @@ use cardsim::games::registry;
 use cardsim::settings::Settings;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 struct Counting;
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
-    /// Only allocations made by the test's own thread while it plays are counted (the
-    /// test harness allocates on other threads).
+    /// True while the thread's allocations are counted.
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    /// Allocations the thread made while counting. Per thread: the tests of this file run
+    /// on parallel threads, and one thread's allocations must not reach another's count
+    /// (the first test allocates on purpose to check that the counter works).
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.with(|c| c.get()) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        if COUNTING.try_with(|c| c.get()).unwrap_or(false) {
+            let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
         }
         unsafe { System.alloc(layout) }
     }
@@ -30,17 +31,22 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
+/// The heap allocations this thread makes while `f` runs.
+fn allocations_in(f: impl FnOnce()) -> u64 {
+    let before = ALLOCATIONS.with(|n| n.get());
+    COUNTING.with(|c| c.set(true));
+    f();
+    COUNTING.with(|c| c.set(false));
+    ALLOCATIONS.with(|n| n.get()) - before
+}
+
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 #[test]
 fn matches_do_not_allocate() {
     // The counter sees an allocation on this thread.
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
-    std::hint::black_box(vec![0u8; 16]);
-    COUNTING.with(|c| c.set(false));
-    assert!(ALLOCATIONS.load(Ordering::Relaxed) > before, "the counting allocator is not in use");
+    assert!(allocations_in(|| drop(std::hint::black_box(vec![0u8; 16]))) > 0, "the counting allocator is not in use");
 
     for entry in registry() {
         // Every strategy of the game plays, at as many seats as the game allows (more
@@ -54,14 +60,12 @@ fn matches_do_not_allocate() {
             let game = entry.build(&specs, &Settings::parse(entry.flags(), &[]).unwrap()).unwrap();
             let seat_bots: Vec<usize> = (0..seats).collect();
             game.play(&seat_bots, &cardsim::rng::MatchSeeds::of_deal(1)); // warm-up (lazy statics)
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
-            COUNTING.with(|c| c.set(true));
-            for i in 0..5 {
-                game.play(&seat_bots, &cardsim::rng::MatchSeeds::of_deal(i));
-            }
-            COUNTING.with(|c| c.set(false));
-            let after = ALLOCATIONS.load(Ordering::Relaxed);
-            assert_eq!(after - before, 0, "{}: {} allocations in 5 matches of {table:?}", entry.name(), after - before);
+            let n = allocations_in(|| {
+                for i in 0..5 {
+                    game.play(&seat_bots, &cardsim::rng::MatchSeeds::of_deal(i));
+                }
+            });
+            assert_eq!(n, 0, "{}: {n} allocations in 5 matches of {table:?}", entry.name());
         }
     }
 }
@@ -83,14 +87,12 @@ fn recording_matches_in_the_statistics_does_not_allocate() {
         let mut stats = MatchupStats::for_game(game, seatings);
         stats.reserve(4 * seatings);
         play_deal(game, &cfg, 0, &mut stats); // warm-up (lazy statics)
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
-        COUNTING.with(|c| c.set(true));
-        for deal in 1..4 {
-            play_deal(game, &cfg, deal, &mut stats);
-        }
-        COUNTING.with(|c| c.set(false));
-        let after = ALLOCATIONS.load(Ordering::Relaxed);
-        assert_eq!(after - before, 0, "{}: {} allocations recording 3 deals", entry.name(), after - before);
+        let n = allocations_in(|| {
+            for deal in 1..4 {
+                play_deal(game, &cfg, deal, &mut stats);
+            }
+        });
+        assert_eq!(n, 0, "{}: {n} allocations recording 3 deals", entry.name());
         assert_eq!(stats.deals(), 4, "{}", entry.name());
         assert!(stats.metrics.iter().all(|h| h.count() + stats.capped + stats.cycled == 4 * seatings), "{}: every match is in the histograms", entry.name());
     }
