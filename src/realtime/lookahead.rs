@@ -80,7 +80,7 @@ pub struct Lookahead<'a, R: RealtimeRules, S: ?Sized> {
 
 impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
     /// The index in `candidates` (at least one) with the best mean rollout value, ties
-    /// to the earlier one: [`Lookahead::totals`] maximised.
+    /// to the earlier one (the values summed from [`Lookahead::rollouts`]).
     pub fn best_candidate(
         &self,
         candidates: &[R::Action],
@@ -90,30 +90,9 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
         sample: impl Fn(&mut SimRng) -> Sample<R>,
         value: impl Fn(&R::State, RoundEnd) -> f64,
     ) -> usize {
-        let totals = self.totals(candidates, think, budget, rng, sample, value);
-        let mut best = 0;
-        for k in 1..candidates.len() {
-            if totals[k] > totals[best] {
-                best = k;
-            }
-        }
-        best
-    }
-
-    /// The summed rollout value of each of `candidates` (at least one; index `k` for
-    /// `candidates[k]`, zero past them), from [`Lookahead::rollouts`].
-    pub fn totals(
-        &self,
-        candidates: &[R::Action],
-        think: f64,
-        budget: &RolloutBudget,
-        rng: &mut SimRng,
-        sample: impl Fn(&mut SimRng) -> Sample<R>,
-        value: impl Fn(&R::State, RoundEnd) -> f64,
-    ) -> [f64; MAX_ACTIONS] {
         let mut totals = [0.0f64; MAX_ACTIONS];
         self.rollouts(candidates, think, budget, rng, sample, value, |k, v| totals[k] += v);
-        totals
+        (1..candidates.len()).fold(0, |best, k| if totals[k] > totals[best] { k } else { best })
     }
 
     /// Runs the rollouts and hands each value to `record` with its candidate's index,

@@ -22,6 +22,23 @@ use crate::realtime::{Landing, Micros, Stall};
 use crate::rng::SimRng;
 use rand::RngExt;
 
+/// Seat `p` plays up to `n` of its legal actions on `s`, each drawn at random from `rng`
+/// and landed at once (put back when rejected); it stops before the call or with nothing
+/// left to play.
+pub(super) fn random_moves(rules: &NertsRules, s: &mut NertsState, p: usize, n: usize, rng: &mut SimRng) {
+    for _ in 0..n {
+        let all = rules.legal_list(s, p);
+        let Some(&a) = all.get(rng.random_range(0..all.len().max(1))) else { break };
+        if a == NertsAction::CallNerts {
+            break;
+        }
+        rules.lift(s, p, a);
+        if rules.land(s, p, a, 0) == Landing::Rejected {
+            rules.put_back(s, p, a);
+        }
+    }
+}
+
 /// Parses a card value: `7h`, `10s`, `As`, `Jk0`, `Jk1`.
 pub(super) fn v(text: &str) -> u8 {
     if let Some(j) = text.strip_prefix("Jk") {

@@ -210,17 +210,8 @@ fn strategies_choose_the_same_whatever_the_hidden_cards() {
     let mut rng = rng_from(9);
     for g in 0..60u64 {
         let mut s = NertsState::deal(&cfg, 3, &mut rng_from(g));
-        for _ in 0..rng.random_range(0..80) {
-            let all = rules.legal_list(&s, 0);
-            let Some(&a) = all.get(rng.random_range(0..all.len().max(1))) else { break };
-            if a == NertsAction::CallNerts {
-                break;
-            }
-            rules.lift(&mut s, 0, a);
-            if rules.land(&mut s, 0, a, 0) == Landing::Rejected {
-                rules.put_back(&mut s, 0, a);
-            }
-        }
+        let n = rng.random_range(0..80);
+        random_moves(&rules, &mut s, 0, n, &mut rng);
         let mut hidden = s;
         for l in hidden.layouts.iter_mut().take(3) {
             let (w, n) = (l.waste_len as usize, l.sw_len as usize);

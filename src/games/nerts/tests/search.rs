@@ -11,7 +11,8 @@ use crate::games::nerts::engine::bounded_legal;
 use crate::games::nerts::game::{play_match, NertsSeats};
 use crate::games::nerts::strategies::{NertsBot, NertsStrategy, Search, REGISTRY};
 use crate::games::nerts::view::NertsView;
-use crate::reaction::{ms_to_us, Dist, Preset, ReactionModel};
+use crate::games::spit::tests::kit::constant_model;
+use crate::reaction::{ms_to_us, Preset};
 use crate::realtime::{ActionList, EngineEvent, EngineObserver, MatchObserver};
 use crate::rng::{rng_from, MatchSeeds};
 
@@ -20,39 +21,11 @@ fn search(text: &str) -> Box<dyn NertsStrategy> {
     REGISTRY.iter().find(|r| r.info.name == "search").unwrap().make_for(&spec).unwrap()
 }
 
-/// A reaction model with constant times (no Hick-Hyman term, no noise, no fumble).
-fn constant_model(look_ms: f64, move_ms: f64) -> ReactionModel {
-    ReactionModel {
-        look: Dist::Constant(look_ms),
-        scan_per_item: 0.0,
-        hick_b: 0.0,
-        fitts_a: move_ms,
-        fitts_b: 0.0,
-        grasp_release: 0.0,
-        motor_cv: 0.0,
-        overlap: 0.0,
-        simple: Dist::Constant(look_ms),
-        p_miss: 0.0,
-        p_fumble: 0.0,
-    }
-}
-
 /// A 2-player deal after seat 0 played `moves` random actions (never the call).
 fn played(cfg: &NertsConfig, deal: u64, moves: usize) -> NertsState {
     let rules = NertsRules::new(*cfg);
     let mut s = NertsState::deal(cfg, 2, &mut rng_from(deal));
-    let mut rng = rng_from(deal ^ 0xABCD);
-    for _ in 0..moves {
-        let all = rules.legal_list(&s, 0);
-        let Some(&a) = all.get(rng.random_range(0..all.len().max(1))) else { break };
-        if a == NertsAction::CallNerts {
-            break;
-        }
-        rules.lift(&mut s, 0, a);
-        if rules.land(&mut s, 0, a, 0) == Landing::Rejected {
-            rules.put_back(&mut s, 0, a);
-        }
-    }
+    random_moves(&rules, &mut s, 0, moves, &mut rng_from(deal ^ 0xABCD));
     s
 }
 
@@ -162,7 +135,7 @@ fn search_think_time_is_charged_to_its_action() {
     // card lands after its action time plus the think time charged for the search.
     let cfg = NertsConfig { target: 1, max_actions: 200, ..NertsConfig::default() };
     let rules = NertsRules::new(cfg);
-    let model = constant_model(300.0, 100.0);
+    let model = constant_model(300.0, 100.0, 300.0);
     // The first deal that gives seat 0 two candidates or more at the start.
     let (seeds, k) = (0..100)
         .map(|i| {
