@@ -1068,6 +1068,7 @@ fn nerts_replays_from_its_jsonl_alone() {
     let runs: &[&[&str]] = &[
         &["--players", "2", "--bot", "balanced@skilled", "--seed", "1", "--set", "nerts.target=30"],
         &["--bot", "lazy@casual", "--bot", "foundation-first@expert", "--seed", "7", "--index", "1", "--set", "nerts.target=20"],
+        &["--bot", "search@skilled,rollouts=2", "--bot", "lazy@skilled", "--seed", "13", "--set", "nerts.target=10"],
         &["--players", "4", "--bot", "balanced@skilled", "--seed", "3", "--index", "5", "--set", "nerts.target=20"],
         &["--seed", "2", "--index", "7", "--set", "nerts.target=10"],
         &["--players", "6", "--bot", "nerts-first@skilled", "--seed", "4", "--index", "2", "--set", "nerts.partnerships=none", "--set", "nerts.target=10"],

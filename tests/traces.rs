@@ -349,8 +349,9 @@ fn replay_spit(events: &[Value]) -> usize {
 
 #[test]
 fn spit_replays_from_its_jsonl_alone() {
-    let runs: [&[&str]; 6] = [
+    let runs: [&[&str]; 7] = [
         &["spit", "--seed", "1", "--index", "0"],
+        &["spit", "--bot", "search@expert,rollouts=2", "--bot", "smart@expert", "--seed", "8"],
         &["spit", "--bot", "random@novice", "--bot", "smart@expert", "--seed", "9", "--index", "3"],
         &["spit", "--bot", "greedy@casual", "--bot", "smart@skilled", "--seed", "2", "--index", "1", "--set", "spit.num_stockpiles=4", "--set", "spit.short_deal=pilewise"],
         &["spit", "--bot", "random@expert", "--bot", "greedy@expert", "--seed", "4", "--set", "spit.stall_spit_target=any"],
@@ -466,6 +467,7 @@ fn replay_speed(events: &[Value]) {
 #[test]
 fn speed_replays_from_its_jsonl_alone() {
     replay_speed(&jsonl(&["speed", "--seed", "2"]));
+    replay_speed(&jsonl(&["speed", "--bot", "search@expert,rollouts=2", "--bot", "smart@expert", "--seed", "8"]));
     replay_speed(&jsonl(&["speed", "--seed", "3", "--index", "1", "--set", "speed.target=15", "--set", "speed.score_counts=hand_and_stock"]));
     replay_speed(&jsonl(&["speed", "--bot", "random@expert", "--bot", "random@expert", "--seed", "736999", "--set", "speed.side_pile_size=5",
         "--set", "speed.wrap=false", "--set", "speed.target=60"]));
