@@ -168,6 +168,8 @@ class Speed(Encoder):
     fields = (
         ("seat", 1), ("hand", 52), ("shown", 52), ("pile_top_rank", 2), ("pile_top_suit", 2),
         ("hand_count_mine", 1), ("hand_count_theirs", 1), ("totals_mine", 1), ("totals_theirs", 1),
+        ("in_flight_mine", 1), ("in_flight_theirs", 1), ("stock_count_mine", 1), ("stock_count_theirs", 1),
+        ("side_counts", 2), ("recycles", 1), ("recycled_since_landing", 1),
     )
     # play card c onto pile p: 2c+p (104); draw: 104; idle: 105, never legal (every play and
     # the draw are progress: staying idle beside them breaks the liveness rule)
@@ -190,6 +192,13 @@ class Speed(Encoder):
         self.put(out, "hand_count_theirs", [view["hand_counts"][1 - seat]])
         self.put(out, "totals_mine", [view["totals"][seat]])
         self.put(out, "totals_theirs", [view["totals"][1 - seat]])
+        for name in ("in_flight", "stock_count"):
+            per_seat = view[f"{name}s" if name == "stock_count" else name]
+            self.put(out, f"{name}_mine", [per_seat[seat]])
+            self.put(out, f"{name}_theirs", [per_seat[1 - seat]])
+        self.put(out, "side_counts", view["side_counts"])
+        self.put(out, "recycles", [view["recycles"]])
+        self.put(out, "recycled_since_landing", [view["recycled_since_landing"]])
 
     def action_id(self, a, view=None):
         if a["action"] == "play":

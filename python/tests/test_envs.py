@@ -159,6 +159,13 @@ def test_a_speed_observation_holds_no_hidden_card():
     shown = set(np.flatnonzero(enc.field(obs, "shown")))
     assert not shown & theirs and not set(np.flatnonzero(enc.field(obs, "hand"))) & theirs
     assert enc.field(obs, "hand_count_theirs")[0] == len(theirs)
+    # the public counts: at the learner's first decision nothing was re-formed, both
+    # stocks are as dealt, and hands (a card in flight counted), stocks, side piles and
+    # the cards shown make up the deck
+    counts = ["hand_count_mine", "hand_count_theirs", "stock_count_mine", "stock_count_theirs", "side_counts"]
+    assert sum(enc.field(obs, name).sum() for name in counts) + len(shown) == 52
+    assert enc.field(obs, "stock_count_mine")[0] == enc.field(obs, "stock_count_theirs")[0] > 0
+    assert enc.field(obs, "recycles")[0] == 0
     env.close()
 
 

@@ -22,9 +22,23 @@ fn names(cards: CardSet) -> Vec<String> {
 /// The view as the protocol writes it.
 pub fn view_json(view: &SpeedView) -> Value {
     let seat = view.seat();
-    let counts = if seat == 0 { [view.hand_count(true), view.hand_count(false)] } else { [view.hand_count(false), view.hand_count(true)] };
+    // Per seat `[seat 0, seat 1]`: `mine` is true at the viewer's seat.
+    let per_seat = |f: &dyn Fn(bool) -> Value| -> [Value; 2] { [f(seat == 0), f(seat == 1)] };
     let piles: Vec<Value> = (0..2).map(|j| view.pile_top(j).map_or(Value::Null, |c| Value::from(c.name()))).collect();
-    json!({"seat": seat, "hand": names(view.hand()), "hand_counts": counts, "piles": piles, "shown": names(view.shown()), "totals": view.totals()})
+    json!({
+        "seat": seat,
+        "hand": names(view.hand()),
+        "hand_counts": per_seat(&|mine| view.hand_count(mine).into()),
+        "in_flight": per_seat(&|mine| view.in_flight(mine).into()),
+        "stock_counts": per_seat(&|mine| view.stock_count(mine).into()),
+        "side_counts": [view.side_count(0), view.side_count(1)],
+        "piles": piles,
+        "pile_cards": [names(view.centre_cards(0)), names(view.centre_cards(1))],
+        "shown": names(view.shown()),
+        "recycles": view.recycles(),
+        "recycled_since_landing": view.recycled_since_landing(),
+        "totals": view.totals(),
+    })
 }
 
 /// One legal action as the protocol writes it (without its index).
@@ -71,7 +85,8 @@ mod tests {
             for me in 0..2 {
                 let v = view_json(&SpeedView::new(s, me, &self.cfg));
                 let keys: BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-                assert_eq!(keys, BTreeSet::from(["seat", "hand", "hand_counts", "piles", "shown", "totals"]), "the view's fields");
+                let fields = ["seat", "hand", "hand_counts", "in_flight", "stock_counts", "side_counts", "piles", "pile_cards", "shown", "recycles", "recycled_since_landing", "totals"];
+                assert_eq!(keys, BTreeSet::from(fields), "the view's fields");
                 let hand = &s.players[me].hand;
                 assert_eq!(v["seat"], json!(me));
                 assert_eq!(v["hand"], json!(hand.iter().map(Card::name).collect::<Vec<_>>()), "the own hand, in card order");
@@ -79,6 +94,11 @@ mod tests {
                 assert_eq!(v["piles"], json!(s.centre.iter().map(|p| p.top.map(Card::name)).collect::<Vec<_>>()), "the centre tops");
                 assert_eq!(v["shown"], json!(s.shown.iter().map(Card::name).collect::<Vec<_>>()), "cards shown this deal");
                 assert_eq!(v["totals"], json!(s.totals), "the match points before this deal");
+                assert_eq!(v["in_flight"], json!(s.players.iter().map(|p| p.flying.is_some()).collect::<Vec<_>>()), "a card on its way, per seat");
+                assert_eq!(v["stock_counts"], json!(s.players.iter().map(|p| p.stock.len()).collect::<Vec<_>>()), "stock sizes per seat");
+                assert_eq!(v["side_counts"], json!(s.side.iter().map(|x| x.len()).collect::<Vec<_>>()), "side pile sizes");
+                assert_eq!(v["pile_cards"], json!(s.centre.iter().map(|p| if p.top.is_some() { p.cards.iter().map(Card::name).collect() } else { Vec::new() }).collect::<Vec<_>>()), "every card of each face-up centre pile");
+                assert_eq!((v["recycles"].clone(), v["recycled_since_landing"].clone()), (json!(s.recycles), json!(s.recycled_since_landing)), "the re-forming count and flag");
                 // No hidden card: every card named is the viewer's own hand card or one
                 // shown in the centre; the opponent's hand, the stocks and the side piles
                 // (everything else) never appear.

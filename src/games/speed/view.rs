@@ -50,10 +50,12 @@ impl<'a> SpeedView<'a> {
     pub fn side_count(&self, j: usize) -> u32 {
         self.state.side[j].len()
     }
-    /// Every card of centre pile `j`: each was face-up on it (after the opening flip),
-    /// so a player who remembers the deal knows them.
+    /// Every card of centre pile `j`: each was face-up on it, so a player who remembers
+    /// the deal knows them. Empty before the opening flip, while the pile is one
+    /// face-down card.
     pub fn centre_cards(&self, j: usize) -> CardSet {
-        self.state.centre[j].cards
+        let pile = &self.state.centre[j];
+        if pile.top.is_some() { pile.cards } else { CardSet::EMPTY }
     }
     /// Times the side piles were re-formed from the centre this deal (SPEED-STALL-2).
     pub fn recycles(&self) -> u16 {
