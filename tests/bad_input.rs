@@ -2,6 +2,8 @@
 //! missing folders; standard output closed early; absurd counts. Every error is one
 //! line on stderr starting `error: `, exit code 2, and no output file.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -11,11 +13,8 @@ fn cardsim(args: &[&str]) -> Output {
 }
 
 /// A fresh folder for one test.
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cardsim-bad-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn dir(name: &str) -> common::Scratch {
+    common::scratch("bad", name)
 }
 
 fn s(p: &Path) -> &str {

@@ -2,6 +2,8 @@
 //! small hand-written CSV files, byte-identical on a second draw, one-line errors.
 
 use cardsim::output::charts::{draw, plot_folder};
+mod common;
+
 use std::path::PathBuf;
 
 const SUMMARY: &str = "game,bots,bot,seat,games,wins\nspeed,a vs b,a,all,10,5\n";
@@ -74,11 +76,8 @@ fn assert_svg(svg: &str, must_contain: &[&str]) {
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cardsim-charts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(name: &str) -> common::Scratch {
+    common::scratch("charts", name)
 }
 
 #[test]

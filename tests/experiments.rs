@@ -26,7 +26,7 @@ fn fails(args: &[&str]) -> String {
 }
 
 /// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> common::Scratch {
     common::scratch("exp", name)
 }
 

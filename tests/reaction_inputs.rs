@@ -1,15 +1,16 @@
 //! Implausible reaction parameters in a bot file stop a run before it starts: exit code
 //! 2, one line on stderr naming the file and the field, and no output file.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// Writes an expert greedy Spit bot with this `[reaction]` table to its own temporary
 /// directory, and runs 10 matches of it against `greedy@expert` with `--csv` into that
 /// directory. Returns the directory, the bot file, the CSV path and the run's output.
-fn run_bot(name: &str, reaction: &str) -> (PathBuf, PathBuf, PathBuf, Output) {
-    let dir = std::env::temp_dir().join(format!("cardsim-reaction-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+fn run_bot(name: &str, reaction: &str) -> (common::Scratch, PathBuf, PathBuf, Output) {
+    let dir = common::scratch("reaction", name);
     let bot = dir.join(format!("{name}.toml"));
     std::fs::write(&bot, format!("game = \"spit\"\nstrategy = \"greedy\"\npreset = \"expert\"\n[reaction]\n{reaction}\n")).unwrap();
     let csv = dir.join("out.csv");
@@ -53,7 +54,7 @@ fn nan_and_probabilities_of_one_are_rejected() {
 
 #[test]
 fn a_plausible_bot_file_runs() {
-    let (_, _, csv, out) = run_bot("ok", "look = { dist = \"shifted_lognormal\", shift = 100, mu = 5.6, sigma = 0.3 }");
+    let (_dir, _, csv, out) = run_bot("ok", "look = { dist = \"shifted_lognormal\", shift = 100, mu = 5.6, sigma = 0.3 }");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(csv.exists());
 }

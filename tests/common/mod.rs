@@ -2,15 +2,43 @@
 //! test. Each test crate uses what it needs of them.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A fresh, empty scratch folder `cardsim-KIND-PID-NAME` in the temporary directory.
-pub fn scratch(kind: &str, name: &str) -> PathBuf {
+/// A scratch folder that is removed when it goes out of scope, except when its test
+/// failed (the thread is panicking): then it stays for inspection. Dereferences to its
+/// path.
+pub struct Scratch(PathBuf);
+
+impl Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// A fresh, empty scratch folder `cardsim-KIND-PID-NAME` in the temporary directory,
+/// removed at the end of the test that made it (kept if the test fails).
+pub fn scratch(kind: &str, name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("cardsim-{kind}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 /// The binary under test run with `args` and the environment variables `env`, to its end.
