@@ -49,6 +49,11 @@ impl Player {
     pub fn cards(&self) -> u32 {
         self.hand.len() + self.face_up.len() + self.face_down.len()
     }
+
+    /// True if all three zones are empty (`cards() == 0`, without counting them).
+    pub fn has_no_cards(&self) -> bool {
+        (self.hand.0 | self.face_up.0 | self.face_down.0) == 0
+    }
 }
 
 /// Where the game stands.
@@ -473,7 +478,7 @@ impl State {
         self.hook_play(When::Before, &info, bonus, obs);
         obs.event(self, Event::Play { seat: p, rank: r, count: n, blind, bonus });
         let mut cleared = self.resolve(p, r, n, obs);
-        if self.players[p as usize].cards() == 0 {
+        if self.players[p as usize].has_no_cards() {
             // LOPTI-WIN-1..3, LOPTI-DRAW-5, LOPTI-BONUS-3: out at once, no draw, no bonus.
             // The player is out before the play's `after` hooks run, so they cannot stop
             // him going out (LOPTI-MAKE-4).
