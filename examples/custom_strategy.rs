@@ -40,8 +40,8 @@ impl lopti::Strategy for MyLowest {
     /// At setup: put the most useful hand card face-up in exchange for the least useful
     /// face-up card, when that is an improvement.
     fn swap(&self, view: &lopti::View, _rng: &mut SimRng) -> Option<lopti::Swap> {
-        let give = view.hand.ranks().max_by_key(|&r| late_value(r))?;
-        let take = view.face_up.ranks().min_by_key(|&r| late_value(r))?;
+        let give = view.hand().ranks().max_by_key(|&r| late_value(r))?;
+        let take = view.face_up().ranks().min_by_key(|&r| late_value(r))?;
         (late_value(give) > late_value(take)).then_some(lopti::Swap { hand: give, face_up: take })
     }
 

@@ -175,7 +175,7 @@ impl nerts::strategies::NertsStrategy for Scripted<nerts::rules::NertsAction> {
 impl lopti::strategies::Strategy for Scripted<lopti::rules::Action> {
     fn swap(&self, view: &lopti::view::View, _: &mut SimRng) -> Option<lopti::state::Swap> {
         let mut script = self.lock();
-        let (hand, face_up): (Vec<_>, Vec<_>) = (view.hand.ranks().collect(), view.face_up.ranks().collect());
+        let (hand, face_up): (Vec<_>, Vec<_>) = (view.hand().ranks().collect(), view.face_up().ranks().collect());
         let (h, f) = (script.byte() as usize, script.byte() as usize);
         (h % 2 == 1 && !hand.is_empty() && !face_up.is_empty()).then(|| lopti::state::Swap { hand: hand[h / 2 % hand.len()], face_up: face_up[f % face_up.len()] })
     }
@@ -363,8 +363,8 @@ pub fn cli_values(data: &[u8]) {
 /// view of a real game, where every card is somewhere.)
 pub fn lopti_position(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(view) = lopti::position::parse_position(text) else { return };
-    let lines: Vec<String> = view.legal_actions().iter().map(|a| a.to_string()).collect();
+    let Ok(state) = lopti::position::parse_position(text) else { return };
+    let lines: Vec<String> = state.view(0).legal_actions().iter().map(|a| a.to_string()).collect();
     assert!(!lines.is_empty(), "a valid position has a legal action");
     assert_eq!(lopti::position::legal_lines(text).as_deref(), Ok(&lines[..]), "legal lists the parsed position's actions");
 }

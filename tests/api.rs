@@ -75,8 +75,8 @@ struct Dice;
 
 impl lopti::Strategy for Dice {
     fn swap(&self, view: &lopti::View, rng: &mut SimRng) -> Option<lopti::Swap> {
-        let hand: Vec<lopti::Rank> = view.hand.ranks().collect();
-        let face_up: Vec<lopti::Rank> = view.face_up.ranks().collect();
+        let hand: Vec<lopti::Rank> = view.hand().ranks().collect();
+        let face_up: Vec<lopti::Rank> = view.face_up().ranks().collect();
         (rng.random_range(0..2) == 1).then(|| lopti::Swap { hand: hand[rng.random_range(0..hand.len())], face_up: face_up[rng.random_range(0..face_up.len())] })
     }
     fn act(&self, _: &lopti::View, legal: &lopti::Actions, rng: &mut SimRng) -> lopti::Action {
@@ -105,8 +105,8 @@ struct Cheat {
 
 impl lopti::Strategy for Cheat {
     fn swap(&self, view: &lopti::View, _: &mut SimRng) -> Option<lopti::Swap> {
-        let missing = (0..13).find(|&r| view.hand.count(r) == 0).expect("a rank not in a 3-card hand");
-        (!self.act).then(|| lopti::Swap { hand: missing, face_up: view.face_up.ranks().next().expect("face-up cards at setup") })
+        let missing = (0..13).find(|&r| view.hand().count(r) == 0).expect("a rank not in a 3-card hand");
+        (!self.act).then(|| lopti::Swap { hand: missing, face_up: view.face_up().ranks().next().expect("face-up cards at setup") })
     }
     fn act(&self, _: &lopti::View, legal: &lopti::Actions, _: &mut SimRng) -> lopti::Action {
         if self.act {

@@ -20,9 +20,10 @@ use super::config::Rules;
 use super::pile::{Pile, MAX_PLAYS};
 use super::ranks::{parse_rank, rank_name, Rank, Ranks, TEN, THREE};
 use super::rules::{clear_cause, is_legal_play};
-use super::view::{SeatInfo, View};
+use super::state::{Counters, Phase, Player, State, TurnState};
 use super::entry::MAX_SEATS;
 use crate::output::quote::clip;
+use crate::rng::{rng_from, ChanceKey};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -117,15 +118,17 @@ fn pile(v: Option<&Value>, rules: &Rules) -> Result<Pile, String> {
     Ok(pile)
 }
 
-/// Parses and validates a position into the acting player's view (his face-up cards
-/// already taken into an empty hand, LOPTI-FU-1).
-pub fn parse_position(text: &str) -> Result<View, String> {
+/// Parses and validates a position into a state whose seat 0 is the acting player, on
+/// turn (his face-up cards already taken into an empty hand, LOPTI-FU-1); its view
+/// (`.view(0)`) shows the position. The other seats hold nothing, and the face-down cards
+/// and the draw pile are arbitrary cards the position does not show.
+pub fn parse_position(text: &str) -> Result<State, String> {
     let value = strict_json(text)?;
     let obj = value.as_object().ok_or("position: expected a JSON object")?;
     if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(format!("{}: unknown field; known fields: {}", clip(k), FIELDS.join(", ")));
     }
-    let players = int(obj, "players", None, 2, MAX_SEATS as u64)?;
+    let players_at_table = int(obj, "players", None, 2, MAX_SEATS as u64)?;
     let rules = rules(obj.get("rules"))?;
     let mut hand = cards(obj.get("hand"), "hand")?;
     let mut face_up = cards(obj.get("face_up"), "face_up")?;
@@ -133,7 +136,7 @@ pub fn parse_position(text: &str) -> Result<View, String> {
     let pile = pile(obj.get("pile"), &rules)?;
     let run3 = int(obj, "run3", Some(0), 0, 3)? as u8;
     let obligated = boolean(obj, "obligation")?;
-    let max_draw = 52 - 9 * players;
+    let max_draw = 52 - 9 * players_at_table;
     let draw_pile = int(obj, "draw_pile", Some(0), 0, max_draw)? as u8;
     let bonus = boolean(obj, "bonus")?;
 
@@ -173,34 +176,46 @@ pub fn parse_position(text: &str) -> Result<View, String> {
     if hand.is_empty() {
         std::mem::swap(&mut hand, &mut face_up);
     }
-    let mut seats = [SeatInfo::default(); MAX_SEATS];
-    seats[0] = SeatInfo { hand: hand.len() as u8, known: Ranks::EMPTY, face_up, face_down, out: false, picked_up: false };
-    let mut out_of_round = Ranks::EMPTY;
-    out_of_round.add(THREE, run3);
-    Ok(View {
-        seat: 0,
-        players: players as u8,
-        current: 0,
-        setup: false,
-        swapped: 0,
-        hand,
-        face_up,
-        face_down,
-        pile,
-        run3,
-        obligated,
-        bonus,
-        draw_owed: false,
-        draw_pile,
-        out_of_round,
-        seats,
+    let mut out = Ranks::EMPTY;
+    out.add(THREE, run3);
+    // The hidden cards: any of the cards the position does not show (legality depends
+    // only on how many there are).
+    let mut unseen = Ranks::DECK;
+    unseen.remove_all(seen);
+    unseen.remove_all(out);
+    let mut deal = rng_from(0);
+    let mut players = [Player::default(); MAX_SEATS];
+    players[0] = Player { hand, face_up, face_down: unseen.take_random_n(face_down as u32, &mut deal), known: Ranks::EMPTY };
+    Ok(State {
         rules,
+        n: players_at_table as u8,
+        players,
+        draw: unseen.take_random_n(draw_pile as u32, &mut deal),
+        hidden: ChanceKey(0),
+        pile,
+        out,
+        run3,
+        obligation: obligated.then_some(0),
+        current: 0,
+        starter: 0,
+        turn: TurnState { first: !bonus, bonus, draw_owed: false },
+        phase: Phase::Play,
+        swapped: 0,
+        out_mask: 0,
+        picked_mask: 0,
+        received_mask: 0,
+        finish: [0; MAX_SEATS],
+        finished: 0,
+        winner: None,
+        capped: false,
+        cycled: false,
+        counters: Counters::default(),
     })
 }
 
 /// The legal action lines of a position, in the order the `random` bot numbers them.
 pub fn legal_lines(text: &str) -> Result<Vec<String>, String> {
-    Ok(parse_position(text)?.legal_actions().iter().map(|a| a.to_string()).collect())
+    Ok(parse_position(text)?.view(0).legal_actions().iter().map(|a| a.to_string()).collect())
 }
 
 /// Parses JSON text like `serde_json::from_str::<Value>`, but a key given twice in an

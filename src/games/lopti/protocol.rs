@@ -22,27 +22,27 @@ const STOP: Action = Action::Play { rank: 0, count: 0 };
 
 /// The view as the protocol writes it (field names as in `cardsim legal lopti` positions).
 pub fn view_json(view: &View) -> Value {
-    let n = view.players as usize;
-    let table: Vec<Value> = view.seats[..n]
-        .iter()
+    let n = view.players();
+    let table: Vec<Value> = (0..n)
+        .map(|s| view.seat_info(s))
         .map(|s| json!({"hand": s.hand, "known": s.known.names(), "face_up": s.face_up.names(), "face_down": s.face_down, "out": s.out, "picked_up": s.picked_up}))
         .collect();
     json!({
-        "seat": view.seat,
-        "players": view.players,
-        "current": view.current,
-        "setup": view.setup,
-        "swapped": (0..n).filter(|&s| view.swapped >> s & 1 == 1).collect::<Vec<_>>(),
-        "hand": view.hand.names(),
-        "face_up": view.face_up.names(),
-        "face_down": view.face_down,
-        "pile": pile_json(&view.pile),
-        "run3": view.run3,
-        "obligation": view.obligated,
-        "bonus": view.bonus,
-        "draw_owed": view.draw_owed,
-        "draw_pile": view.draw_pile,
-        "out_of_round": view.out_of_round.names(),
+        "seat": view.seat(),
+        "players": n,
+        "current": view.current(),
+        "setup": view.setup(),
+        "swapped": (0..n as usize).filter(|&s| view.swapped() >> s & 1 == 1).collect::<Vec<_>>(),
+        "hand": view.hand().names(),
+        "face_up": view.face_up().names(),
+        "face_down": view.face_down(),
+        "pile": pile_json(view.pile()),
+        "run3": view.run3(),
+        "obligation": view.obligated(),
+        "bonus": view.bonus(),
+        "draw_owed": view.draw_owed(),
+        "draw_pile": view.draw_pile(),
+        "out_of_round": view.out_of_round().names(),
         "table": table,
     })
 }
@@ -58,7 +58,8 @@ pub fn action_json(a: Action) -> Value {
 
 /// The swap options of `view`: keep, then every distinct (hand rank, face-up rank) pair.
 fn swaps(view: &View) -> Vec<Option<Swap>> {
-    let pairs = view.hand.ranks().flat_map(|hand| view.face_up.ranks().map(move |face_up| Some(Swap { hand, face_up })));
+    let face_up = view.face_up();
+    let pairs = view.hand().ranks().flat_map(|hand| face_up.ranks().map(move |face_up| Some(Swap { hand, face_up })));
     std::iter::once(None).chain(pairs).collect()
 }
 
@@ -99,13 +100,13 @@ impl Strategy for External {
     }
     fn give(&self, view: &View, _: &mut SimRng) -> Rank {
         if !self.0.plays("give") {
-            return least_useful(view.hand);
+            return least_useful(view.hand());
         }
-        let ranks: Vec<Rank> = view.hand.ranks().collect();
+        let ranks: Vec<Rank> = view.hand().ranks().collect();
         let options = ranks.iter().map(|&r| json!({"action": "give", "rank": rank_name(r), "text": format!("give {}", rank_name(r))})).collect();
         match self.0.ask("give", view_json(view), options, false) {
             Answer::Index(i) => ranks[i],
-            Answer::Idle | Answer::Stop => least_useful(view.hand),
+            Answer::Idle | Answer::Stop => least_useful(view.hand()),
         }
     }
     fn rule_swap(&self, view: &View, _: &mut SimRng) -> Option<Swap> {
@@ -149,9 +150,10 @@ mod tests {
         v.as_u64().expect("an integer") as u8
     }
 
-    /// The view read back from its JSON, written independently of `view_json` from
-    /// docs/bot-protocol.md section 5.4 (the rules come in the hello's flags, not here).
-    fn decode(j: &Value, rules: Rules) -> View {
+    /// Reads the view back from its JSON, written independently of `view_json` from
+    /// docs/bot-protocol.md section 5.4, and checks every fact against `view` (the rules
+    /// come in the hello's flags, not here).
+    fn check_decoded(j: &Value, view: &View) {
         let keys: Vec<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
         let mut expected = ["seat", "players", "current", "setup", "swapped", "hand", "face_up", "face_down", "pile", "run3", "obligation", "bonus", "draw_owed", "draw_pile", "out_of_round", "table"];
         expected.sort();
@@ -163,30 +165,25 @@ mod tests {
             assert_eq!(r.count(rank) as u32, r.len(), "a play is of one rank");
             pile.push(rank, r.len() as u8);
         }
-        let mut seats = [SeatInfo::default(); crate::games::lopti::entry::MAX_SEATS];
-        for (s, t) in j["table"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(&pile, view.pile(), "pile");
+        let table = j["table"].as_array().unwrap();
+        assert_eq!(table.len(), view.players() as usize, "a table entry per seat");
+        for (s, t) in table.iter().enumerate() {
             assert_eq!(t.as_object().unwrap().len(), 6, "a seat's public facts");
-            seats[s] = SeatInfo { hand: int(&t["hand"]), known: ranks(&t["known"]), face_up: ranks(&t["face_up"]), face_down: int(&t["face_down"]), out: t["out"].as_bool().unwrap(), picked_up: t["picked_up"].as_bool().unwrap() };
+            let info = SeatInfo { hand: int(&t["hand"]), known: ranks(&t["known"]), face_up: ranks(&t["face_up"]), face_down: int(&t["face_down"]), out: t["out"].as_bool().unwrap(), picked_up: t["picked_up"].as_bool().unwrap() };
+            assert_eq!(info, view.seat_info(s as u8), "seat {s}'s public facts");
         }
-        View {
-            seat: int(&j["seat"]),
-            players: int(&j["players"]),
-            current: int(&j["current"]),
-            setup: j["setup"].as_bool().unwrap(),
-            swapped: j["swapped"].as_array().unwrap().iter().fold(0, |m, s| m | 1 << int(s)),
-            hand: ranks(&j["hand"]),
-            face_up: ranks(&j["face_up"]),
-            face_down: int(&j["face_down"]),
-            pile,
-            run3: int(&j["run3"]),
-            obligated: j["obligation"].as_bool().unwrap(),
-            bonus: j["bonus"].as_bool().unwrap(),
-            draw_owed: j["draw_owed"].as_bool().unwrap(),
-            draw_pile: int(&j["draw_pile"]),
-            out_of_round: ranks(&j["out_of_round"]),
-            seats,
-            rules,
-        }
+        let swapped = j["swapped"].as_array().unwrap().iter().fold(0, |m, s| m | 1 << int(s));
+        assert_eq!(
+            (int(&j["seat"]), int(&j["players"]), int(&j["current"]), j["setup"].as_bool().unwrap(), swapped),
+            (view.seat(), view.players(), view.current(), view.setup(), view.swapped())
+        );
+        assert_eq!((ranks(&j["hand"]), ranks(&j["face_up"]), int(&j["face_down"])), (view.hand(), view.face_up(), view.face_down()));
+        assert_eq!(
+            (int(&j["run3"]), j["obligation"].as_bool().unwrap(), j["bonus"].as_bool().unwrap(), j["draw_owed"].as_bool().unwrap()),
+            (view.run3(), view.obligated(), view.bonus(), view.draw_owed())
+        );
+        assert_eq!((int(&j["draw_pile"]), ranks(&j["out_of_round"])), (view.draw_pile(), view.out_of_round()));
     }
 
     /// `s` with every card hidden from `seat` dealt again at random: the draw pile, the
@@ -236,7 +233,7 @@ mod tests {
                 for seat in 0..n {
                     let view = s.view(seat as u8);
                     let j = view_json(&view);
-                    assert_eq!(decode(&j, view.rules), view, "the JSON carries exactly the view");
+                    check_decoded(&j, &view);
                     let other = redeal_hidden(s, seat, &mut rng);
                     changed += (other.draw != s.draw || (0..n).any(|o| other.players[o] != s.players[o])) as u64;
                     assert_eq!(view_json(&other.view(seat as u8)), j, "seat {seat}'s view depends on no card hidden from it");

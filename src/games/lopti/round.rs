@@ -75,7 +75,7 @@ impl<'a> Seats<'a> {
         let seat = state.current;
         let view = state.view(seat);
         let legal = view.legal_actions();
-        let action = if legal.len() == 1 { legal[0] } else { self.bots[seat as usize].act(&view, &legal, self.dice.seat(seat)) };
+        let action = legal.single().unwrap_or_else(|| self.bots[seat as usize].act(&view, &legal, self.dice.seat(seat)));
         (action, legal.contains(&action))
     }
 

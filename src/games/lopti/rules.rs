@@ -55,32 +55,29 @@ impl Action {
 /// Most legal actions in one position: 13 ranks x 4 counts, plus pick-up and pass.
 pub const MAX_ACTIONS: usize = 13 * 4 + 2;
 
-/// Every play `n` x `r`, at index `4 * r + n - 1` (the bit of [`Plays`]).
-static PLAY_ACTIONS: [Action; 52] = {
-    let mut all = [Action::Pass; 52];
+/// Every action at its bit in [`Actions`]: the play `n` x `r` at `4 * r + n - 1` (its bit
+/// in [`Plays`]), then `blind`, `pickup` and `pass` at [`OTHERS`] to `OTHERS + 2`.
+static ACTIONS: [Action; OTHERS as usize + 3] = {
+    let mut all = [Action::Pass; OTHERS as usize + 3];
     let mut i = 0;
     while i < 52 {
         all[i] = Action::Play { rank: (i / 4) as Rank, count: (i % 4 + 1) as u8 };
         i += 1;
     }
+    all[OTHERS as usize] = Action::Blind;
+    all[OTHERS as usize + 1] = Action::Pickup;
     all
 };
 
-/// The actions other than plays, in legal order.
-static OTHER_ACTIONS: [Action; 3] = [Action::Blind, Action::Pickup, Action::Pass];
+/// The bit of `blind` in [`Actions`], just above the plays; `pickup` and `pass` follow.
+const OTHERS: u32 = 52;
 
 /// The legal actions of one decision, in the order `cardsim legal lopti` prints them:
 /// the plays (rank low to high, then count), then `blind`, `pickup` and `pass`. Held as
-/// bit sets, so it is built and asked in a few word operations; `legal[i]` is the `i`-th
-/// action in that order.
+/// one bit set in that order (the plays as in [`Plays`]), so it is built and asked in a
+/// few word operations; `legal[i]` is the `i`-th action in that order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Actions {
-    plays: Plays,
-    /// `blind`, `pickup` and `pass`: bit `i` for `OTHER_ACTIONS[i]`.
-    others: u8,
-    /// How many actions (counted once: bots and the turn loop ask often).
-    len: u8,
-}
+pub struct Actions(u64);
 
 impl Actions {
     /// No action.
@@ -90,49 +87,43 @@ impl Actions {
 
     /// How many actions.
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.0.count_ones() as usize
     }
 
     /// True if there is no action.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.0 == 0
+    }
+
+    /// The only legal action, if there is exactly one (the turn loop then asks nobody).
+    pub fn single(&self) -> Option<Action> {
+        self.0.is_power_of_two().then(|| ACTIONS[self.0.trailing_zeros() as usize])
     }
 
     /// The legal plays.
     pub fn plays(&self) -> Plays {
-        self.plays
+        Plays(self.0 & EVERY)
     }
 
     /// True if `action` is legal.
     pub fn contains(&self, action: &Action) -> bool {
-        match *action {
-            Action::Play { rank, count } => rank < 13 && self.plays.contains(rank, count),
-            other => self.others & 1 << other_index(other) != 0,
-        }
+        let bit = match *action {
+            Action::Play { rank, count } => return rank < 13 && self.plays().contains(rank, count),
+            Action::Blind => OTHERS,
+            Action::Pickup => OTHERS + 1,
+            Action::Pass => OTHERS + 2,
+        };
+        self.0 >> bit & 1 != 0
     }
 
     /// The actions in order.
     pub fn iter(&self) -> impl Iterator<Item = &'static Action> {
-        let others = self.others;
-        let plays = self.plays.iter().map(|(r, n)| &PLAY_ACTIONS[4 * r as usize + n as usize - 1]);
-        plays.chain((0..3).filter(move |&i| others & 1 << i != 0).map(|i| &OTHER_ACTIONS[i]))
-    }
-
-    /// Adds `blind`, `pickup` or `pass` (after the plays, in that order).
-    fn add_other(&mut self, action: Action) {
-        let bit = 1 << other_index(action);
-        self.len += (self.others & bit == 0) as u8;
-        self.others |= bit;
-    }
-}
-
-/// The index of a non-play action in [`OTHER_ACTIONS`].
-fn other_index(action: Action) -> usize {
-    match action {
-        Action::Blind => 0,
-        Action::Pickup => 1,
-        Action::Pass => 2,
-        Action::Play { .. } => unreachable!("plays are in the play set"),
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let b = bits.trailing_zeros();
+            bits &= bits.wrapping_sub(1);
+            ACTIONS.get(b as usize)
+        })
     }
 }
 
@@ -141,20 +132,12 @@ impl std::ops::Index<usize> for Actions {
 
     /// The `i`-th action in legal order; panics if `i >= len`.
     fn index(&self, i: usize) -> &Action {
-        let mut plays = self.plays.0;
-        let n = self.len as usize - self.others.count_ones() as usize;
-        if i < n {
-            for _ in 0..i {
-                plays &= plays - 1;
-            }
-            return &PLAY_ACTIONS[plays.trailing_zeros() as usize];
+        let mut bits = self.0;
+        for _ in 0..i {
+            bits &= bits.wrapping_sub(1);
         }
-        let mut others = self.others;
-        for _ in n..i {
-            others &= others.wrapping_sub(1);
-        }
-        assert!(others != 0, "action {i} of {} legal actions", self.len());
-        &OTHER_ACTIONS[others.trailing_zeros() as usize]
+        assert!(bits != 0, "action {i} of {} legal actions", self.len());
+        &ACTIONS[bits.trailing_zeros() as usize]
     }
 }
 
@@ -371,22 +354,13 @@ pub struct Decision<'a> {
 
 /// The legal actions, plays first (rank low to high, then count), then `blind`,
 /// `pickup`, `pass` (LOPTI-TURN-2, LOPTI-TURN-3, LOPTI-TURN-5, LOPTI-FD-4, LOPTI-BONUS-1).
+#[inline]
 pub fn legal_actions(d: &Decision, rules: &Rules) -> Actions {
-    let mut out = Actions::new();
     let from_hand = !d.hand.is_empty();
-    if from_hand {
-        out.plays = legal_plays(d, rules);
-        out.len = out.plays.0.count_ones() as u8;
-    } else if d.face_down > 0 {
-        out.add_other(Action::Blind);
-    }
-    if !d.pile.is_empty() && (from_hand || rules.facedown_may_pickup) {
-        out.add_other(Action::Pickup);
-    }
-    if d.bonus && rules.bonus_optional {
-        out.add_other(Action::Pass);
-    }
-    out
+    let mut bits = if from_hand { legal_plays(d, rules).0 } else { ((d.face_down > 0) as u64) << OTHERS };
+    bits |= ((!d.pile.is_empty() && (from_hand || rules.facedown_may_pickup)) as u64) << (OTHERS + 1);
+    bits |= ((d.bonus && rules.bonus_optional) as u64) << (OTHERS + 2);
+    Actions(bits)
 }
 
 /// The legal plays from the hand (LOPTI-TURN-2, LOPTI-TURN-3).

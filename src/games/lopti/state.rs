@@ -19,7 +19,7 @@ use super::events::{Event, HookEvent, Hooked, Observer, PickupReason, When};
 use super::pile::Pile;
 use super::ranks::{Rank, Ranks, THREE};
 use super::rules::{clear_cause, is_legal_play, legal_plays, Action, ClearCause, Decision};
-use super::view::{SeatInfo, View};
+use super::view::View;
 use crate::rng::{ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
 use crate::runner::{Ending, IllegalChoice};
@@ -40,7 +40,7 @@ pub struct Player {
     /// so a reveal draws uniformly from this multiset, LOPTI-AMB-17, keyed by the seat's
     /// hidden zone).
     pub face_down: Ranks,
-    /// Public lower bound on the hand (see [`SeatInfo::known`]).
+    /// Public lower bound on the hand (see [`SeatInfo::known`](super::view::SeatInfo::known)).
     pub known: Ranks,
 }
 
@@ -48,6 +48,11 @@ impl Player {
     /// Cards in all three zones.
     pub fn cards(&self) -> u32 {
         self.hand.len() + self.face_up.len() + self.face_down.len()
+    }
+
+    /// True if all three zones are empty (`cards() == 0`, without counting them).
+    pub fn has_no_cards(&self) -> bool {
+        (self.hand.0 | self.face_up.0 | self.face_down.0) == 0
     }
 }
 
@@ -279,47 +284,9 @@ impl State {
         (0..n).map(move |i| (start + i) % n)
     }
 
-    /// What `seat` may see.
-    #[inline(always)]
-    pub fn view(&self, seat: u8) -> View {
-        let me = &self.players[seat as usize];
-        let on_turn = self.phase == Phase::Play && self.current == seat;
-        let mut seats = [SeatInfo::default(); MAX_SEATS];
-        for (s, info) in seats.iter_mut().enumerate().take(self.n as usize) {
-            *info = self.seat_info(s as u8);
-        }
-        View {
-            seat,
-            players: self.n,
-            current: self.current,
-            setup: self.phase == Phase::Setup,
-            swapped: self.swapped,
-            hand: me.hand,
-            face_up: me.face_up,
-            face_down: me.face_down.len() as u8,
-            pile: self.pile,
-            run3: self.run3,
-            obligated: self.obligation == Some(seat),
-            bonus: on_turn && self.turn.bonus,
-            draw_owed: on_turn && self.turn.draw_owed,
-            draw_pile: self.draw.len() as u8,
-            out_of_round: self.out,
-            seats,
-            rules: self.rules,
-        }
-    }
-
-    /// The public facts about `seat`.
-    fn seat_info(&self, seat: u8) -> SeatInfo {
-        let p = &self.players[seat as usize];
-        SeatInfo {
-            hand: p.hand.len() as u8,
-            known: p.known,
-            face_up: p.face_up,
-            face_down: p.face_down.len() as u8,
-            out: self.is_out(seat),
-            picked_up: self.picked_mask & (1 << seat) != 0,
-        }
+    /// What `seat` may see: a [`View`] reading this state.
+    pub fn view(&self, seat: u8) -> View<'_> {
+        View::new(self, seat)
     }
 
     /// The decision of the player on turn, for legality checks.
@@ -339,25 +306,27 @@ impl State {
     /// the viewer has not seen: a determinization for search. Its hidden zones get a key
     /// from `rng`, so later draws in the simulation are the searcher's own dice.
     pub fn determinize(view: &View, rng: &mut SimRng) -> State {
+        let (me, n) = (view.seat(), view.players());
         let mut unseen = Ranks::DECK;
-        unseen.remove_all(view.hand);
-        unseen.remove_all(view.pile.cards());
-        unseen.remove_all(view.out_of_round);
-        let n = view.players as usize;
-        for (s, info) in view.seats[..n].iter().enumerate() {
+        unseen.remove_all(view.hand());
+        unseen.remove_all(view.pile().cards());
+        unseen.remove_all(view.out_of_round());
+        for s in 0..n {
+            let info = view.seat_info(s);
             unseen.remove_all(info.face_up);
-            if s != view.seat as usize {
+            if s != me {
                 unseen.remove_all(info.known);
             }
         }
         let mut players = [Player::default(); MAX_SEATS];
         let mut out_mask = 0;
         let mut picked_mask = 0;
-        for (s, (p, info)) in players[..n].iter_mut().zip(&view.seats[..n]).enumerate() {
+        for (s, p) in (0..n).zip(&mut players) {
+            let info = view.seat_info(s);
             p.face_up = info.face_up;
             p.known = info.known;
-            p.hand = if s == view.seat as usize {
-                view.hand
+            p.hand = if s == me {
+                view.hand()
             } else {
                 let mut h = info.known;
                 h.add_all(unseen.take_random_n(info.hand as u32 - info.known.len(), rng));
@@ -367,24 +336,24 @@ impl State {
             out_mask |= (info.out as u8) << s;
             picked_mask |= (info.picked_up as u8) << s;
         }
-        let draw = unseen.take_random_n(view.draw_pile as u32, rng);
+        let draw = unseen.take_random_n(view.draw_pile() as u32, rng);
         debug_assert!(unseen.is_empty(), "determinization left {unseen:?}");
         let finished = out_mask.count_ones() as u8;
         State {
-            rules: view.rules,
-            n: view.players,
+            rules: *view.rules(),
+            n,
             players,
             draw,
             hidden: ChanceKey(rng.random()),
-            pile: view.pile,
-            out: view.out_of_round,
-            run3: view.run3,
-            obligation: if view.obligated { Some(view.seat) } else { None },
-            current: view.current,
-            starter: view.current,
-            turn: TurnState { first: !view.bonus, bonus: view.bonus, draw_owed: view.draw_owed },
-            phase: if view.setup { Phase::Setup } else { Phase::Play },
-            swapped: view.swapped,
+            pile: *view.pile(),
+            out: view.out_of_round(),
+            run3: view.run3(),
+            obligation: if view.obligated() { Some(me) } else { None },
+            current: view.current(),
+            starter: view.current(),
+            turn: TurnState { first: !view.bonus(), bonus: view.bonus(), draw_owed: view.draw_owed() },
+            phase: if view.setup() { Phase::Setup } else { Phase::Play },
+            swapped: view.swapped(),
             out_mask,
             picked_mask,
             received_mask: 0,
@@ -509,7 +478,7 @@ impl State {
         self.hook_play(When::Before, &info, bonus, obs);
         obs.event(self, Event::Play { seat: p, rank: r, count: n, blind, bonus });
         let mut cleared = self.resolve(p, r, n, obs);
-        if self.players[p as usize].cards() == 0 {
+        if self.players[p as usize].has_no_cards() {
             // LOPTI-WIN-1..3, LOPTI-DRAW-5, LOPTI-BONUS-3: out at once, no draw, no bonus.
             // The player is out before the play's `after` hooks run, so they cannot stop
             // him going out (LOPTI-MAKE-4).

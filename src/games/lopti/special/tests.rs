@@ -395,7 +395,7 @@ impl Strategy for AlwaysSwap {
         legal[0]
     }
     fn rule_swap(&self, view: &View, _: &mut SimRng) -> Option<Swap> {
-        Some(Swap { hand: view.hand.nth(0), face_up: view.face_up.nth(0) })
+        Some(Swap { hand: view.hand().nth(0), face_up: view.face_up().nth(0) })
     }
 }
 

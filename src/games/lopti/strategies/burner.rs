@@ -28,8 +28,8 @@ impl Strategy for Burner {
     }
 
     fn act(&self, view: &View, legal: &Actions, _: &mut SimRng) -> Action {
-        let clears = Clears::on(&view.pile, view.run3);
-        let three_run_counts = !view.pile.is_empty() || view.rules.empty_clear_bonus;
+        let clears = Clears::on(view.pile(), view.run3());
+        let three_run_counts = !view.pile().is_empty() || view.rules().empty_clear_bonus;
         [ClearCause::FourOfAKind, ClearCause::ThreeRun, ClearCause::Ten]
             .into_iter()
             .filter(|&c| c != ClearCause::ThreeRun || three_run_counts)

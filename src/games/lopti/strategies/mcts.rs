@@ -102,7 +102,7 @@ impl Mcts {
             let _ = play_round(&mut sim, &playouts, Dice::Shared(rng), &mut NoObserver);
             visits[pick] += 1;
             wins[pick] += match sim.ending() {
-                Ending::Finished => (sim.winner == Some(view.seat)) as u8 as f64,
+                Ending::Finished => (sim.winner == Some(view.seat())) as u8 as f64,
                 Ending::Capped | Ending::Cycled => 0.5,
             };
         }
@@ -118,12 +118,12 @@ impl Strategy for Mcts {
         // hand more than three cards before the swaps (up to 13 ranks x 3 face-up cards).
         let mut options: ArrayVec<Option<Swap>, { 1 + 13 * 3 }> = ArrayVec::new();
         options.push(None);
-        for hand in view.hand.ranks() {
-            for face_up in view.face_up.ranks().filter(|&f| f != hand) {
+        for hand in view.hand().ranks() {
+            for face_up in view.face_up().ranks().filter(|&f| f != hand) {
                 options.push(Some(Swap { hand, face_up }));
             }
         }
-        let best = self.search(view, options.len(), |s, j| s.apply_swap(view.seat, options[j], &mut NoObserver), rng);
+        let best = self.search(view, options.len(), |s, j| s.apply_swap(view.seat(), options[j], &mut NoObserver), rng);
         options[best]
     }
 

@@ -33,10 +33,10 @@ pub trait Strategy: Sync {
         false
     }
     /// A special rule makes this player give one hand card away (LOPTI-MAKE-SIM-1 effects
-    /// that leave the choice to the player): which one. `view.hand` is not empty. The
+    /// that leave the choice to the player): which one. `view.hand()` is not empty. The
     /// default gives its least useful card ([`least_useful`]).
     fn give(&self, view: &View, _rng: &mut SimRng) -> Rank {
-        least_useful(view.hand)
+        least_useful(view.hand())
     }
     /// A special rule lets this player swap one hand card with one of its face-up cards
     /// during play: which, if any. The default is the setup swap of the simple bots.
@@ -95,8 +95,8 @@ fn late_value(r: Rank) -> u8 {
 /// The setup swap of the simple bots: move the most useful hand card face-up in exchange
 /// for the least useful face-up card, if that improves the face-up cards.
 pub fn strong_face_up_swap(view: &View) -> Option<Swap> {
-    let give = view.hand.ranks().max_by_key(|&r| late_value(r))?;
-    let take = view.face_up.ranks().min_by_key(|&r| late_value(r))?;
+    let give = view.hand().ranks().max_by_key(|&r| late_value(r))?;
+    let take = view.face_up().ranks().min_by_key(|&r| late_value(r))?;
     (late_value(give) > late_value(take)).then_some(Swap { hand: give, face_up: take })
 }
 

@@ -21,9 +21,10 @@ pub const ENTRY: Registered = Registered {
 
 impl Strategy for Random {
     fn swap(&self, view: &View, rng: &mut SimRng) -> Option<Swap> {
-        let (h, f) = (view.hand.len(), view.face_up.len());
+        let (hand, face_up) = (view.hand(), view.face_up());
+        let (h, f) = (hand.len(), face_up.len());
         let k = rng.random_range(0..1 + h * f);
-        (k > 0).then(|| Swap { hand: view.hand.nth((k - 1) / f), face_up: view.face_up.nth((k - 1) % f) })
+        (k > 0).then(|| Swap { hand: hand.nth((k - 1) / f), face_up: face_up.nth((k - 1) % f) })
     }
 
     fn act(&self, _: &View, legal: &Actions, rng: &mut SimRng) -> Action {
@@ -32,7 +33,8 @@ impl Strategy for Random {
 
     /// Uniform over its hand cards.
     fn give(&self, view: &View, rng: &mut SimRng) -> crate::games::lopti::ranks::Rank {
-        view.hand.nth(rng.random_range(0..view.hand.len()))
+        let hand = view.hand();
+        hand.nth(rng.random_range(0..hand.len()))
     }
 
     /// Uniform among no swap and the (hand card, face-up card) pairs, as at setup.

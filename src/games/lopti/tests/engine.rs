@@ -4,6 +4,7 @@ use super::{cards, drew, table, turn_started, Recorder};
 use crate::games::lopti::config::Rules;
 use crate::games::lopti::events::{Event, NoObserver, PickupReason};
 use crate::games::lopti::invariants::InvariantChecker;
+use crate::games::lopti::protocol::view_json;
 use crate::games::lopti::ranks::{Ranks, THREE};
 use crate::games::lopti::rules::ClearCause;
 use crate::games::lopti::round::{play_round, Dice};
@@ -33,9 +34,9 @@ fn deal_is_three_three_three_and_the_rest_is_the_draw_pile_lopti_setup_1_2_3() {
 fn the_view_hides_face_down_cards_and_other_hands_lopti_state_1() {
     let a = table(2).hand(0, "9 K").up(0, "4 J A").down(0, "5 6 8").hand(1, "Q Q").down(1, "2 2").draw("7 9").start();
     let b = table(2).hand(0, "9 K").up(0, "4 J A").down(0, "2 2 8").hand(1, "5 6").down(1, "Q Q").draw("7 9").start();
-    assert_eq!(a.st.view(0), b.st.view(0), "LOPTI-STATE-1: face-down cards and the other hand are hidden");
+    assert_eq!(view_json(&a.st.view(0)), view_json(&b.st.view(0)), "LOPTI-STATE-1: face-down cards and the other hand are hidden");
     let v = a.st.view(0);
-    assert_eq!((v.hand, v.face_down, v.seats[1].hand, v.seats[1].face_down), (cards("9 K"), 3, 2, 2), "LOPTI-STATE-1");
+    assert_eq!((v.hand(), v.face_down(), v.seat_info(1).hand, v.seat_info(1).face_down), (cards("9 K"), 3, 2, 2), "LOPTI-STATE-1");
 }
 
 #[test]
@@ -43,8 +44,8 @@ fn shared_zones_are_public_lopti_state_2() {
     let mut t = table(3).pile("9").hand(0, "3 4").hand(1, "5").down(2, "4").draw("6 7").start();
     t.act("play 3 x1");
     let v = t.st.view(2);
-    assert_eq!((v.draw_pile, v.run3, v.pile.cards(), v.out_of_round.count(THREE)), (1, 1, cards("9"), 4), "LOPTI-STATE-2: draw count, pile, 3-run, out of round");
-    assert_eq!((t.st.obligation, t.st.view(1).obligated), (Some(1), true), "LOPTI-STATE-2: the obligation marker names one player");
+    assert_eq!((v.draw_pile(), v.run3(), v.pile().cards(), v.out_of_round().count(THREE)), (1, 1, cards("9"), 4), "LOPTI-STATE-2: draw count, pile, 3-run, out of round");
+    assert_eq!((t.st.obligation, t.st.view(1).obligated()), (Some(1), true), "LOPTI-STATE-2: the obligation marker names one player");
 }
 
 #[test]
@@ -65,9 +66,9 @@ struct Recording(std::sync::Mutex<Vec<(u8, Ranks)>>);
 
 impl Strategy for Recording {
     fn swap(&self, view: &crate::games::lopti::view::View, _: &mut crate::rng::SimRng) -> Option<Swap> {
-        self.0.lock().unwrap().push((view.seat, view.seats[0].face_up));
-        let hand = view.hand.nth(0);
-        view.face_up.ranks().find(|&f| f != hand).map(|face_up| Swap { hand, face_up })
+        self.0.lock().unwrap().push((view.seat(), view.seat_info(0).face_up));
+        let hand = view.hand().nth(0);
+        view.face_up().ranks().find(|&f| f != hand).map(|face_up| Swap { hand, face_up })
     }
     fn act(&self, _: &crate::games::lopti::view::View, legal: &crate::games::lopti::rules::Actions, _: &mut crate::rng::SimRng) -> crate::games::lopti::rules::Action {
         legal[0]
@@ -401,14 +402,13 @@ fn determinization_is_consistent_with_the_view() {
     for g in 0..200u64 {
         let rules = Rules { play_for_rankings: g % 2 == 0, ..Rules::default() };
         let mut s = State::deal(2 + (g % 4) as u8, 0, rules, &MatchSeeds::of_deal(g), &mut NoObserver);
-        let setup = s.view(1);
-        let det = State::determinize(&setup, &mut rng);
-        assert_eq!(det.view(1), setup, "setup view");
+        let det = State::determinize(&s.view(1), &mut rng);
+        assert_eq!((view_json(&det.view(1)), det.rules), (view_json(&s.view(1)), s.rules), "setup view");
         s.start_play(&mut NoObserver);
         while s.phase == Phase::Play {
             let view = s.view(s.current);
             let det = State::determinize(&view, &mut rng);
-            assert_eq!(det.view(s.current), view, "the determinized state shows the same view");
+            assert_eq!((view_json(&det.view(s.current)), det.rules), (view_json(&view), s.rules), "the determinized state shows the same view");
             check_state(&det).expect("the determinized state is a legal state");
             let legal = view.legal_actions();
             s.apply(legal[rng.random_range(0..legal.len())], &mut NoObserver);
