@@ -493,10 +493,12 @@ impl Foundations {
     /// NERTS-FOUND-3).
     pub fn needs(&self) -> u64 {
         let mut m = 0xF; // the Aces
-        for i in self.active() {
-            m |= 1u64 << Card::new(self.rank(i) + 1, self.suit(i)).0;
+        for &t in &self.top[..self.len as usize] {
+            // The next card of suit `t >> 4` above rank `t & 0xF` is value `rank * 4 + suit`
+            // (`Card::new(rank + 1, suit)`); a completed foundation gives 52..56, masked off.
+            m |= 1u64 << ((t & 0xF) * 4 + (t >> 4));
         }
-        m
+        m & ((1 << 52) - 1)
     }
     /// Where card `c` of deck `deck` would go if it landed at `now`: a new foundation for
     /// an Ace, the first foundation it builds on, or, keeping ties, a foundation whose
