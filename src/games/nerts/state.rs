@@ -467,6 +467,9 @@ pub struct Foundations {
     pub since: [Micros; MAX_FOUNDATIONS],
     /// Foundations started this deal.
     pub len: u8,
+    /// What the foundations take now ([`Foundations::needs`]), kept by
+    /// [`Foundations::place`].
+    needs: u64,
 }
 
 /// Where a card that lands on the foundations goes.
@@ -482,7 +485,7 @@ pub enum FoundationSpot {
 
 impl Foundations {
     /// No foundation.
-    pub const EMPTY: Foundations = Foundations { top: [0; MAX_FOUNDATIONS], count: [0; MAX_FOUNDATIONS], top_decks: [0; MAX_FOUNDATIONS], since: [0; MAX_FOUNDATIONS], len: 0 };
+    pub const EMPTY: Foundations = Foundations { top: [0; MAX_FOUNDATIONS], count: [0; MAX_FOUNDATIONS], top_decks: [0; MAX_FOUNDATIONS], since: [0; MAX_FOUNDATIONS], len: 0, needs: 0xF };
 
     /// Suit of foundation `i`.
     pub fn suit(&self, i: usize) -> u8 {
@@ -506,8 +509,16 @@ impl Foundations {
     }
     /// Every card value `0..52` a foundation accepts now (bit per value): the four Aces
     /// and the next card of each foundation in the common area (NERTS-FOUND-2,
-    /// NERTS-FOUND-3).
+    /// NERTS-FOUND-3). Kept up to date by [`Foundations::place`]: what
+    /// [`Foundations::needs_of_tops`] computes.
+    #[inline]
     pub fn needs(&self) -> u64 {
+        self.needs
+    }
+    /// [`Foundations::needs`] computed from the foundations' tops. A change made to the
+    /// tops other than by [`Foundations::place`] (a test's) is followed by
+    /// [`Foundations::refresh_needs`].
+    pub fn needs_of_tops(&self) -> u64 {
         let mut m = 0xF; // the Aces
         for &t in &self.top[..self.len as usize] {
             // The next card of suit `t >> 4` above rank `t & 0xF` is value `rank * 4 + suit`
@@ -515,6 +526,10 @@ impl Foundations {
             m |= 1u64 << ((t & 0xF) * 4 + (t >> 4));
         }
         m & ((1 << 52) - 1)
+    }
+    /// Recomputes what [`Foundations::needs`] returns from the tops.
+    pub fn refresh_needs(&mut self) {
+        self.needs = self.needs_of_tops();
     }
     /// Where card `c` of deck `deck` would go if it landed at `now`: a new foundation for
     /// an Ace, the first foundation it builds on, or, keeping ties, a foundation whose
@@ -551,6 +566,7 @@ impl Foundations {
             self.top[i] += 1;
             self.top_decks[i] = 1 << deck;
             self.since[i] = now;
+            self.refresh_needs();
         }
         self.count[i] += 1;
     }
