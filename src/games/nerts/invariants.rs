@@ -45,7 +45,7 @@ fn fail(id: &str, what: String) -> Result<(), String> {
 /// Checks what holds in every state: NERTS-INV-1 (each deck's cards exactly once), 2
 /// (no card in another deck's layout), 4 and 5 (pile shapes), 6 (work piles descending
 /// and alternating, consistent with Joker identities), 7 (foundations one suit rising
-/// from the Ace), 8 (the score identity).
+/// from the Ace, and the cards they take kept right), 8 (the score identity).
 pub fn check_state(s: &NertsState) -> Result<(), String> {
     let full = s.deck_mask();
     for d in 0..MAX_LAYOUTS {
@@ -91,6 +91,9 @@ pub fn check_state(s: &NertsState) -> Result<(), String> {
         if suit >= 4 || !(1..=13).contains(&rank) || count < rank || f.top_decks[i] == 0 {
             return fail("NERTS-INV-7", format!("foundation {i}: suit {suit}, rank {rank}, {count} cards"));
         }
+    }
+    if f.needs() != f.needs_of_tops() {
+        return fail("NERTS-INV-7", format!("the foundations are kept as taking {:#x}, their tops take {:#x}", f.needs(), f.needs_of_tops()));
     }
     let on: u32 = (0..s.n_layouts as usize).map(|d| s.found_cards(d)).sum();
     if on != f.cards() {

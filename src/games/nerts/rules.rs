@@ -750,7 +750,7 @@ pub(super) fn shows_not_stuck(a: NertsAction) -> bool {
 /// The standard cards that build on some work top of `l` (one rank lower, the other
 /// colour), as a bit set over card values; `None` when a top is an open Joker (then
 /// [`has_place`] decides card by card).
-fn builds_on_tops(l: &Layout) -> Option<u64> {
+pub(super) fn builds_on_tops(l: &Layout) -> Option<u64> {
     let mut builds = 0u64;
     for t in 0..WORK_PILES {
         match l.top_eff(t) {
@@ -764,12 +764,23 @@ fn builds_on_tops(l: &Layout) -> Option<u64> {
 
 /// The standard cards that build on card `t` with no declaration ([`place_options`]
 /// between two standard cards): one rank lower, the other colour, as a bit set.
+#[inline]
 pub(super) fn builds_on(t: Card) -> u64 {
-    if t.rank() < 2 {
-        return 0;
-    }
-    suits_of(!t.is_red()).into_iter().fold(0, |m, suit| m | 1 << Card::new(t.rank() - 1, suit).0)
+    BUILDS_ON[t.0 as usize]
 }
+
+/// [`builds_on`] of each standard card value: nothing on an Ace; on a red card the black
+/// suits (clubs, spades) one rank lower, on a black card the red ones (diamonds, hearts).
+const BUILDS_ON: [u64; 52] = {
+    let mut table = [0u64; 52];
+    let mut v = 4;
+    while v < 52 {
+        let lower = (v / 4 - 1) * 4; // the value of the lower rank's first suit
+        table[v] = if matches!(v % 4, 1 | 2) { 1 << lower | 1 << (lower + 3) } else { 1 << (lower + 1) | 1 << (lower + 2) };
+        v += 1;
+    }
+    table
+};
 
 /// Items 1-3 of NERTS-STUCK-1 on layout `l` with foundations taking `needs`: the Nerts
 /// top playable or to be flipped, a work top to a foundation, or a card that is or will

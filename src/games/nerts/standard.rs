@@ -58,17 +58,21 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
         n_singles += 1;
     }
     let singles = &singles[..n_singles];
-    // Work tops and what builds on each (any pile, locked or not).
-    let mut tops = [NONE; WORK_PILES];
-    let mut wants = [0u64; WORK_PILES];
-    for (i, w) in l.work.iter().enumerate() {
-        if w.len > 0 {
-            tops[i] = w.cards[w.len as usize - 1];
-            wants[i] = builds_on(Card(tops[i]));
+    // Work tops and what builds on each (any pile, locked or not); the target piles
+    // (not empty and free) and the first free empty slot.
+    let tops = work_tops(l);
+    let wants = tops.map(|t| if t != NONE { builds_on(Card(t)) } else { 0 });
+    let mut targets = 0u8;
+    let mut empty = None;
+    for (i, &t) in tops.iter().enumerate() {
+        if free(1 << i) {
+            if t != NONE {
+                targets |= 1 << i;
+            } else if empty.is_none() {
+                empty = Some(i as u8);
+            }
         }
     }
-    // A target pile: not empty and free.
-    let target = |t: usize| tops[t] != NONE && free(1 << t);
     let mut proof = false; // an action listed shows the layout not stuck (shows_not_stuck)
     for &(from, v) in singles {
         if needs >> v & 1 == 1 {
@@ -77,15 +81,14 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
         }
     }
     for (i, &t) in tops.iter().enumerate() {
-        if target(i) && needs >> t & 1 == 1 {
+        if targets >> i & 1 == 1 && needs >> t & 1 == 1 {
             out.push(NertsAction::ToFoundation { from: Source::Work { pile: i as u8, depth: l.work[i].len - 1 }, card: Card(t) });
             proof = true;
         }
     }
-    let empty = l.free_empty_slot();
     for &(from, v) in singles {
         for (t, &want) in wants.iter().enumerate() {
-            if target(t) && want >> v & 1 == 1 {
+            if targets >> t & 1 == 1 && want >> v & 1 == 1 {
                 out.push(NertsAction::Build { from, to: t as u8, decl: Decl::NONE });
                 proof = true;
             }
@@ -103,7 +106,7 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
         let base = rank(w.cards[0]);
-        let builds = stack_builds(w, base, depths, &tops, &wants, |to| to != from && target(to));
+        let builds = stack_builds(w, base, depths, &tops, &wants, targets & !(1 << from));
         let src = |depth: u8| Source::Work { pile: from as u8, depth };
         let push_builds = |out: &mut ArrayVec<NertsAction, N>, mut bits: u64| {
             while bits != 0 {
@@ -145,7 +148,7 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
     }
     if free(LOCK_STOCK) && l.sw_len > 0 {
         out.push(if l.flip_packet(cfg).is_some() { NertsAction::FlipStock } else { NertsAction::Recycle });
-        if l.stock_len() >= 2 && (cfg.rotate_when == RotateWhen::AnyTime || !proof && rules.layout_stuck(s, s.layout_of[p] as usize)) {
+        if l.stock_len() >= 2 && (cfg.rotate_when == RotateWhen::AnyTime || !proof && stuck_with_tops(cfg, l, needs, &tops)) {
             out.push(NertsAction::Rotate);
         }
     }
@@ -154,24 +157,47 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
     }
 }
 
+/// An upper bound on the length of seat `p`'s list on a table without Jokers: 45 actions
+/// besides stacks moved into an empty slot (the bound of the engine's first tier, see
+/// `super::engine`), plus, when a slot is free, one such move per card above a pile's base.
+pub(super) fn most_actions(s: &NertsState, p: usize) -> usize {
+    let l = s.layout(p);
+    let fills = if l.free_empty_slot().is_some() { l.work.iter().map(|w| w.len.saturating_sub(1) as usize).sum() } else { 0 };
+    45 + fills
+}
+
 /// The stacks of work pile `w` (base rank `base`, stacks from depths `0..depths`) that
-/// build on the tops of the piles `onto` accepts, as bit `4 * depth + pile` each: in
-/// ascending bit order, depth by depth and pile by pile, the order of the general list.
-/// A pile is a run one rank lower per card from its base (NERTS-INV-6), so only the
-/// card of rank one below a top can build on it, at depth `base` minus that rank.
+/// build on the tops of the piles in `onto` (bit per pile, none empty), as bit
+/// `4 * depth + pile` each: in ascending bit order, depth by depth and pile by pile, the
+/// order of the general list. A pile is a run one rank lower per card from its base
+/// (NERTS-INV-6), so only the card of rank one below a top can build on it, at depth
+/// `base` minus that rank.
 #[inline]
-fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wants: &[u64; WORK_PILES], onto: impl Fn(usize) -> bool) -> u64 {
+fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wants: &[u64; WORK_PILES], onto: u8) -> u64 {
     let mut bits = 0u64;
-    for to in 0..WORK_PILES {
-        if !onto(to) {
-            continue;
-        }
+    let mut piles = onto;
+    while piles != 0 {
+        let to = piles.trailing_zeros() as usize;
+        piles &= piles - 1;
         let wanted = rank(tops[to]) - 1; // 0 under an Ace: never in a pile
-        if wanted >= 1 && wanted <= base && base - wanted < depths && wants[to] >> w.cards[(base - wanted) as usize] & 1 == 1 {
-            bits |= 1 << (4 * (base - wanted) + to as u8);
+        let depth = base.wrapping_sub(wanted); // above 13 when the top is higher than the base
+        if wanted >= 1 && depth < depths && wants[to] >> w.cards[depth as usize] & 1 == 1 {
+            bits |= 1 << (4 * depth + to as u8);
         }
     }
     bits
+}
+
+/// The top card of each work pile of `l`, [`NONE`] for an empty slot.
+#[inline]
+fn work_tops(l: &Layout) -> [u8; WORK_PILES] {
+    let mut tops = [NONE; WORK_PILES];
+    for (t, w) in tops.iter_mut().zip(&l.work) {
+        if w.len > 0 {
+            *t = w.cards[w.len as usize - 1];
+        }
+    }
+    tops
 }
 
 /// [`NertsRules::layout_stuck`] on a table without Jokers (NERTS-STUCK-1): items 1-3
@@ -180,12 +206,12 @@ fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wan
 /// tops, not on a copy of the layout; the stock's pass ([`Layout::pass_tops`]) is
 /// computed once.
 pub(super) fn layout_stuck(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
-    let mut tops = [NONE; WORK_PILES];
-    for (i, w) in l.work.iter().enumerate() {
-        if w.len > 0 {
-            tops[i] = w.cards[w.len as usize - 1];
-        }
-    }
+    stuck_with_tops(cfg, l, needs, &work_tops(l))
+}
+
+/// [`layout_stuck`] given the layout's work tops ([`work_tops`]).
+fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_PILES]) -> bool {
+    let tops = *tops;
     let nerts = (l.nerts_len > 0).then(|| l.nerts[l.nerts_len as usize - 1]);
     if nerts.is_some() && !l.nerts_up {
         return false; // a Nerts card to turn up
@@ -208,15 +234,16 @@ pub(super) fn layout_stuck(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
     if useful(&tops, empties > 0) {
         return false;
     }
-    let wants: [u64; WORK_PILES] = std::array::from_fn(|t| if tops[t] != NONE { builds_on(Card(tops[t])) } else { 0 });
+    let wants = tops.map(|t| if t != NONE { builds_on(Card(t)) } else { 0 });
     let slot = tops.iter().position(|&t| t == NONE);
+    let filled = tops.iter().enumerate().fold(0u8, |m, (i, &t)| if t != NONE { m | 1 << i } else { m });
     for (from, w) in l.work.iter().enumerate() {
         if w.len == 0 {
             continue;
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
         let under = |depth: u8| if depth > 0 { w.cards[depth as usize - 1] } else { NONE };
-        let mut builds = stack_builds(w, rank(w.cards[0]), depths, &tops, &wants, |to| to != from && tops[to] != NONE);
+        let mut builds = stack_builds(w, rank(w.cards[0]), depths, &tops, &wants, filled & !(1 << from));
         while builds != 0 {
             let k = builds.trailing_zeros() as u8;
             builds &= builds - 1;

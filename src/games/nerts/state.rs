@@ -368,22 +368,38 @@ impl Layout {
     /// The cards that would be the waste top during one full pass of flips from here,
     /// the recycle included, with no other move made, as a bitmask of values
     /// (NERTS-STUCK-1, item 3). The pass stops at the first position that repeats.
+    ///
+    /// From waste length `w` the flips reach `w`, `w + f`, `w + 2f`, ... up to the stock
+    /// and waste's length `n` (`f` = `nerts.flip_count`), then `n` itself when a short
+    /// packet is turned ([`packet`]), then the recycle starts the same walk from 0. So
+    /// the pass is the walk from the waste length and the walk from 0, the first one
+    /// needed only when the waste length is not a multiple of `f`.
     pub fn pass_tops(&self, cfg: &NertsConfig) -> u64 {
         let n = self.sw_len;
         if n == 0 {
             return 0;
         }
-        let mut seen = 0u64; // waste lengths visited, n <= 37
-        let mut tops = 0u64;
-        let mut w = self.waste_len;
-        while seen >> w & 1 == 0 {
-            seen |= 1 << w;
-            if w > 0 {
-                tops |= 1u64 << self.sw[w as usize - 1];
+        let f = cfg.flip_count;
+        let walk = |from: u8| {
+            let mut tops = 0u64;
+            let mut w = from;
+            loop {
+                if w > 0 {
+                    tops |= 1u64 << self.sw[w as usize - 1];
+                }
+                if n - w < f {
+                    break;
+                }
+                w += f;
             }
-            w = packet(cfg, n, w).map_or(0, |k| w + k);
-        }
-        tops
+            if w < n && packet(cfg, n, w).is_some() {
+                tops |= 1u64 << self.sw[n as usize - 1];
+            }
+            tops
+        };
+        let w = self.waste_len;
+        let from_waste = if w % f != 0 { walk(w) } else { 0 };
+        from_waste | walk(0)
     }
 
     /// Turns the next packet face-up onto the waste.
@@ -451,6 +467,9 @@ pub struct Foundations {
     pub since: [Micros; MAX_FOUNDATIONS],
     /// Foundations started this deal.
     pub len: u8,
+    /// What the foundations take now ([`Foundations::needs`]), kept by
+    /// [`Foundations::place`].
+    needs: u64,
 }
 
 /// Where a card that lands on the foundations goes.
@@ -466,7 +485,7 @@ pub enum FoundationSpot {
 
 impl Foundations {
     /// No foundation.
-    pub const EMPTY: Foundations = Foundations { top: [0; MAX_FOUNDATIONS], count: [0; MAX_FOUNDATIONS], top_decks: [0; MAX_FOUNDATIONS], since: [0; MAX_FOUNDATIONS], len: 0 };
+    pub const EMPTY: Foundations = Foundations { top: [0; MAX_FOUNDATIONS], count: [0; MAX_FOUNDATIONS], top_decks: [0; MAX_FOUNDATIONS], since: [0; MAX_FOUNDATIONS], len: 0, needs: 0xF };
 
     /// Suit of foundation `i`.
     pub fn suit(&self, i: usize) -> u8 {
@@ -490,13 +509,27 @@ impl Foundations {
     }
     /// Every card value `0..52` a foundation accepts now (bit per value): the four Aces
     /// and the next card of each foundation in the common area (NERTS-FOUND-2,
-    /// NERTS-FOUND-3).
+    /// NERTS-FOUND-3). Kept up to date by [`Foundations::place`]: what
+    /// [`Foundations::needs_of_tops`] computes.
+    #[inline]
     pub fn needs(&self) -> u64 {
+        self.needs
+    }
+    /// [`Foundations::needs`] computed from the foundations' tops. A change made to the
+    /// tops other than by [`Foundations::place`] (a test's) is followed by
+    /// [`Foundations::refresh_needs`].
+    pub fn needs_of_tops(&self) -> u64 {
         let mut m = 0xF; // the Aces
-        for i in self.active() {
-            m |= 1u64 << Card::new(self.rank(i) + 1, self.suit(i)).0;
+        for &t in &self.top[..self.len as usize] {
+            // The next card of suit `t >> 4` above rank `t & 0xF` is value `rank * 4 + suit`
+            // (`Card::new(rank + 1, suit)`); a completed foundation gives 52..56, masked off.
+            m |= 1u64 << ((t & 0xF) * 4 + (t >> 4));
         }
-        m
+        m & ((1 << 52) - 1)
+    }
+    /// Recomputes what [`Foundations::needs`] returns from the tops.
+    pub fn refresh_needs(&mut self) {
+        self.needs = self.needs_of_tops();
     }
     /// Where card `c` of deck `deck` would go if it landed at `now`: a new foundation for
     /// an Ace, the first foundation it builds on, or, keeping ties, a foundation whose
@@ -533,6 +566,7 @@ impl Foundations {
             self.top[i] += 1;
             self.top_decks[i] = 1 << deck;
             self.since[i] = now;
+            self.refresh_needs();
         }
         self.count[i] += 1;
     }
@@ -675,5 +709,53 @@ impl NertsState {
     /// The seat whose call ended the deal.
     pub fn caller(&self) -> Option<usize> {
         (self.called != NONE).then_some(self.called as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::nerts::config::ShortPacket;
+
+    /// [`Layout::pass_tops`] as a walk: flip (or recycle) from the waste length until a
+    /// waste length repeats.
+    fn walked_pass_tops(l: &Layout, cfg: &NertsConfig) -> u64 {
+        let n = l.sw_len;
+        if n == 0 {
+            return 0;
+        }
+        let mut seen = 0u64;
+        let mut tops = 0u64;
+        let mut w = l.waste_len;
+        while seen >> w & 1 == 0 {
+            seen |= 1 << w;
+            if w > 0 {
+                tops |= 1u64 << l.sw[w as usize - 1];
+            }
+            w = packet(cfg, n, w).map_or(0, |k| w + k);
+        }
+        tops
+    }
+
+    /// NERTS-STOCK-3: the pass in closed form visits the waste tops the walk visits, for
+    /// every stock and waste length, both flip counts and both short-packet rules.
+    #[test]
+    fn pass_tops_is_the_walk() {
+        for flip_count in [1, 3] {
+            for short_packet in [ShortPacket::Merge, ShortPacket::Flip] {
+                let cfg = NertsConfig { flip_count, short_packet, ..NertsConfig::default() };
+                for n in 0..=MAX_STOCK as u8 {
+                    for w in 0..=n {
+                        let mut l = Layout::EMPTY;
+                        for i in 0..n {
+                            l.sw[i as usize] = (i * 7 + n) % 54;
+                        }
+                        l.sw_len = n;
+                        l.waste_len = w;
+                        assert_eq!(l.pass_tops(&cfg), walked_pass_tops(&l, &cfg), "flip {flip_count}, {short_packet:?}, n {n}, w {w}");
+                    }
+                }
+            }
+        }
     }
 }

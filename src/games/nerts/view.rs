@@ -8,7 +8,7 @@
 //! for a strategy that samples the rest (`search`).
 
 use super::config::NertsConfig;
-use super::rules::{apply_in_layout, fits_foundation, has_place, team_scores, NertsAction, Source};
+use super::rules::{apply_in_layout, builds_on_tops, fits_foundation, has_place, team_scores, NertsAction, Source};
 use super::state::{Eff, Layout, NertsState, WorkPile, LOCK_NERTS, LOCK_STOCK, NONE, WORK_PILES};
 
 /// One player's view of a Nerts state.
@@ -162,7 +162,11 @@ impl<'a> NertsView<'a> {
         }
         let needs = self.needs();
         let empty = l.has_empty_slot();
-        let placeable = |e: Eff| has_place(&l, e, needs, empty);
+        let builds = builds_on_tops(&l);
+        let placeable = |e: Eff| match (e, builds) {
+            (Eff::Card(c), Some(builds)) => fits_foundation(e, needs) || empty || builds >> c.0 & 1 == 1,
+            _ => has_place(&l, e, needs, empty),
+        };
         let nerts = l.locks & LOCK_NERTS == 0 && l.nerts_top().filter(|_| l.nerts_up).is_some_and(|v| placeable(l.loose_eff(v)));
         let waste = l.locks & LOCK_STOCK == 0 && l.waste_top().is_some_and(|v| placeable(l.loose_eff(v)));
         let work = (0..WORK_PILES).any(|i| l.top_eff(i).is_some_and(|e| fits_foundation(e, needs)));

@@ -81,6 +81,9 @@ pub enum Cat {
     Rotate,
 }
 
+/// Number of kinds of move ([`Cat`]).
+const CATS: usize = 12;
+
 /// The kind of `a` as `view` sees it.
 pub fn classify(view: &NertsView, a: NertsAction) -> Cat {
     match a {
@@ -118,13 +121,18 @@ pub fn pick(view: &NertsView, legal: &[NertsAction], order: &[Cat]) -> Option<Ne
     // A move between work piles is classified by trying it (costly); skip that when
     // none of its categories could rank before the best found so far.
     let best_stack_rank = order.iter().position(|c| matches!(c, Cat::StackForNerts | Cat::StackUseful | Cat::StackOther));
+    // The rank of each kind: its first place in `order`, or none.
+    let mut rank_of = [None; CATS];
+    for (rank, &c) in order.iter().enumerate().rev() {
+        rank_of[c as usize] = Some(rank);
+    }
     for &a in legal {
         let from_work = matches!(a, NertsAction::Build { from: Source::Work { .. }, .. } | NertsAction::Fill { from: Source::Work { .. }, .. } | NertsAction::SlipUnder { from: Source::Work { .. }, .. });
         if from_work && best.is_some_and(|(r, _)| best_stack_rank.is_none_or(|s| s >= r)) {
             continue;
         }
         let cat = classify(view, a);
-        if let Some(rank) = order.iter().position(|&c| c == cat) {
+        if let Some(rank) = rank_of[cat as usize] {
             if best.is_none_or(|(r, _)| rank < r) {
                 best = Some((rank, a));
                 if rank == 0 {

@@ -67,6 +67,7 @@ fn each_change_check_can_fail() {
     back.found.top[i] -= 1;
     back.found.count[i] -= 1;
     back.found.top_decks[i] = 2;
+    back.found.refresh_needs();
     back.layouts[0].work[1].push_all(&[v("4h")]);
     check_state(&back).unwrap();
     let lift = Step::Lift { seat: 0, action: NertsAction::FlipStock };

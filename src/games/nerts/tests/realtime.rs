@@ -187,6 +187,7 @@ fn the_bounded_action_list_keeps_every_plain_action() {
             f.len += 1;
         }
     }
+    f.refresh_needs();
     let all = rules.legal_list(&s, 0);
     let mut bounded = ActionList::new();
     bounded_legal(&rules, &s, 0, &mut bounded);
