@@ -219,6 +219,7 @@ class Nerts(Encoder):
         ("waste_top_rank", 1), ("waste_top_suit", 1), ("stock", 1),
         ("work_len", 4), ("work_rank", 52), ("work_suit", 52), ("needs", 52), ("foundation_cards", 1),
         ("totals", 8), ("deal_scores", 8), ("fewest_other_nerts", 1), ("partner_busy", 1), ("open", 3),
+        ("nerts_counts", 8),
     )
     # flip_n 0, flip3 1, recycle 2, rotate 3, call 4; to_foundation from source s: 5+s (6);
     # build from nerts/waste onto p: 11+4k+p (8), from work (q, depth d) onto p: 19+52q+4d+p (208);
@@ -260,7 +261,7 @@ class Nerts(Encoder):
         lo = self.offsets["needs"][0]
         for c in view["needs"]:
             out[lo + card_index(c)] = 1
-        for name in ("totals", "deal_scores"):
+        for name in ("totals", "deal_scores", "nerts_counts"):
             out[self.offsets[name][0]:][: len(view[name])] = view[name]
         o = view["open"]
         self.put(out, "open", [o["nerts"], o["waste"], o["work"]])

@@ -49,6 +49,7 @@ pub fn view_json(view: &NertsView) -> Value {
         "totals": view.totals(),
         "deal_scores": view.deal_scores()[..view.teams()],
         "fewest_other_nerts": view.fewest_other_nerts(),
+        "nerts_counts": view.nerts_counts().collect::<Vec<u8>>(),
         "partner_busy": view.partner_busy(),
         "open": opens(view.open_after(None)),
     })

@@ -94,6 +94,11 @@ impl<'a> NertsView<'a> {
     pub fn deal_scores(&self) -> [i32; super::state::MAX_NERTS_PLAYERS] {
         team_scores(self.state)
     }
+    /// Nerts cards left to each seat's layout, seat by seat (public: every player sees
+    /// the size of every Nerts pile; partners on a shared layout show the same count).
+    pub fn nerts_counts(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.players()).map(|p| self.state.layout(p).nerts_len)
+    }
     /// Fewest Nerts cards left to any other layout (public).
     pub fn fewest_other_nerts(&self) -> u8 {
         let mine = self.state.layout_of[self.me] as usize;

@@ -423,7 +423,7 @@ impl ViewCheck {
         for me in 0..s.players as usize {
             let v = crate::games::nerts::protocol::view_json(&NertsView::new(s, me, &self.cfg));
             let keys: std::collections::BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-            let fields = ["seat", "team", "teams", "nerts_left", "nerts_top", "waste_top", "stock", "work", "needs", "foundation_cards", "totals", "deal_scores", "fewest_other_nerts", "partner_busy", "open"];
+            let fields = ["seat", "team", "teams", "nerts_left", "nerts_top", "waste_top", "stock", "work", "needs", "foundation_cards", "totals", "deal_scores", "fewest_other_nerts", "nerts_counts", "partner_busy", "open"];
             assert_eq!(keys, fields.into_iter().collect(), "the view's fields");
             let l = s.layout(me);
             // His face-up cards, as they stand: the Nerts top only while it is turned up.
@@ -441,6 +441,8 @@ impl ViewCheck {
             assert_eq!(v["deal_scores"], json!(crate::games::nerts::rules::team_scores(s)[..teams]));
             let others = (0..s.n_layouts as usize).filter(|&d| d != s.layout_of[me] as usize).map(|d| s.layouts[d].nerts_len).min().unwrap_or(u8::MAX);
             assert_eq!(v["fewest_other_nerts"], json!(others));
+            let counts: Vec<u8> = (0..s.players as usize).map(|p| s.layouts[s.layout_of[p] as usize].nerts_len).collect();
+            assert_eq!(v["nerts_counts"], json!(counts), "each seat's Nerts count");
             // No hidden card: the only cards named (the foundations' needs aside) are his
             // face-up ones; his stock, the cards under his Nerts and waste tops and every
             // other layout never appear.
