@@ -20,7 +20,7 @@ use super::config::Rules;
 use super::pile::{Pile, MAX_PLAYS};
 use super::ranks::{parse_rank, rank_name, Rank, Ranks, TEN, THREE};
 use super::rules::{clear_cause, is_legal_play};
-use super::state::{Counters, Phase, Player, State, TurnState};
+use super::state::{Phase, Player, State, TurnState};
 use super::entry::MAX_SEATS;
 use crate::output::quote::clip;
 use crate::rng::{rng_from, ChanceKey};
@@ -186,31 +186,9 @@ pub fn parse_position(text: &str) -> Result<State, String> {
     let mut deal = rng_from(0);
     let mut players = [Player::default(); MAX_SEATS];
     players[0] = Player { hand, face_up, face_down: unseen.take_random_n(face_down as u32, &mut deal), known: Ranks::EMPTY };
-    Ok(State {
-        rules,
-        n: players_at_table as u8,
-        players,
-        draw: unseen.take_random_n(draw_pile as u32, &mut deal),
-        hidden: ChanceKey(0),
-        pile,
-        out,
-        run3,
-        obligation: obligated.then_some(0),
-        current: 0,
-        starter: 0,
-        turn: TurnState { first: !bonus, bonus, draw_owed: false },
-        phase: Phase::Play,
-        swapped: 0,
-        out_mask: 0,
-        picked_mask: 0,
-        received_mask: 0,
-        finish: [0; MAX_SEATS],
-        finished: 0,
-        winner: None,
-        capped: false,
-        cycled: false,
-        counters: Counters::default(),
-    })
+    let draw = unseen.take_random_n(draw_pile as u32, &mut deal);
+    let start = State::at_start(rules, players_at_table as u8, players, draw, ChanceKey(0), 0);
+    Ok(State { pile, out, run3, obligation: obligated.then_some(0), turn: TurnState { first: !bonus, bonus, draw_owed: false }, phase: Phase::Play, ..start })
 }
 
 /// The legal action lines of a position, in the order the `random` bot numbers them.

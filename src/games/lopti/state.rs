@@ -161,6 +161,37 @@ pub struct State {
 }
 
 impl State {
+    /// A state before its first turn: the players' cards and the draw pile as given,
+    /// seat `starter` to play first, the setup phase ahead, an empty pile and every
+    /// record of the game so far at zero.
+    pub fn at_start(rules: Rules, n: u8, players: [Player; MAX_SEATS], draw: Ranks, hidden: ChanceKey, starter: u8) -> State {
+        State {
+            rules,
+            n,
+            players,
+            draw,
+            hidden,
+            pile: Pile::default(),
+            out: Ranks::EMPTY,
+            run3: 0,
+            obligation: None,
+            current: starter,
+            starter,
+            turn: TurnState::default(),
+            phase: Phase::Setup,
+            swapped: 0,
+            out_mask: 0,
+            picked_mask: 0,
+            received_mask: 0,
+            finish: [0; MAX_SEATS],
+            finished: 0,
+            winner: None,
+            capped: false,
+            cycled: false,
+            counters: Counters::default(),
+        }
+    }
+
     /// Deals the round of a match with seeds `seeds`: the deck from
     /// [`MatchSeeds::deal_rng`], hidden cards from [`MatchSeeds::hidden`] (see
     /// [`State::deal_with`]). Every seating of the deal gets the same cards.
@@ -200,31 +231,7 @@ impl State {
         }
         let mut draw = Ranks::EMPTY;
         next.for_each(|c| draw.add(c, 1));
-        let mut state = State {
-            rules,
-            n,
-            players,
-            draw,
-            hidden,
-            pile: Pile::default(),
-            out: Ranks::EMPTY,
-            run3: 0,
-            obligation: None,
-            current: starter,
-            starter,
-            turn: TurnState::default(),
-            phase: Phase::Setup,
-            swapped: 0,
-            out_mask: 0,
-            picked_mask: 0,
-            received_mask: 0,
-            finish: [0; MAX_SEATS],
-            finished: 0,
-            winner: None,
-            capped: false,
-            cycled: false,
-            counters: Counters::default(),
-        };
+        let mut state = State::at_start(rules, n, players, draw, hidden, starter);
         for seat in 0..n {
             let p = &state.players[seat as usize];
             obs.event(&state, Event::Deal { seat, hand: p.hand, face_up: p.face_up, face_down: p.face_down });
