@@ -748,7 +748,7 @@ mod tests {
                     for w in 0..=n {
                         let mut l = Layout::EMPTY;
                         for i in 0..n {
-                            l.sw[i as usize] = (i * 7 + n) % 54;
+                            l.sw[i as usize] = ((u32::from(i) * 7 + u32::from(n)) % 54) as u8;
                         }
                         l.sw_len = n;
                         l.waste_len = w;
