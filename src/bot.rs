@@ -367,12 +367,13 @@ impl ReactionOverrides {
 mod tests {
     use super::*;
 
-    fn write(name: &str, text: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("cardsim-bot-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    /// Writes `text` to the file `name` in a scratch folder of its own, which is removed
+    /// when the returned guard is dropped.
+    fn write(name: &str, text: &str) -> (crate::scratch::Scratch, std::path::PathBuf) {
+        let dir = crate::scratch::scratch("bot", name);
         let p = dir.join(name);
         std::fs::write(&p, text).unwrap();
-        p
+        (dir, p)
     }
 
     #[test]
@@ -391,21 +392,21 @@ mod tests {
         assert_eq!(BotSpec::parse("exec:bots/my@bot.py").unwrap().preset, None, "an @ not followed by a preset is part of the path");
         assert!(BotSpec::parse("exec:").unwrap_err().contains("needs a program"));
         assert!(b.check_strategy("spit", &["greedy"]).is_ok());
-        let p = write("ext.toml", "game = \"lopti\"\ncommand = [\"python3\", \"bot.py\"]\nstderr = \"bot.log\"\n");
+        let (_dir, p) = write("ext.toml", "game = \"lopti\"\ncommand = [\"python3\", \"bot.py\"]\nstderr = \"bot.log\"\n");
         let b = BotSpec::parse(p.to_str().unwrap()).unwrap();
         let e = b.external.unwrap();
         assert_eq!((e.command.len(), e.stderr.as_deref(), b.label.as_str()), (2, Some(Path::new("bot.log")), "ext"));
-        let p = write("both.toml", "game = \"lopti\"\nstrategy = \"lowest\"\ncommand = [\"bot.py\"]\n");
+        let (_dir, p) = write("both.toml", "game = \"lopti\"\nstrategy = \"lowest\"\ncommand = [\"bot.py\"]\n");
         assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("not both"));
-        let p = write("neither.toml", "game = \"lopti\"\n");
+        let (_dir, p) = write("neither.toml", "game = \"lopti\"\n");
         assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("missing field `strategy`"));
-        let p = write("errs.toml", "game = \"lopti\"\nstrategy = \"lowest\"\nstderr = \"x.log\"\n");
+        let (_dir, p) = write("errs.toml", "game = \"lopti\"\nstrategy = \"lowest\"\nstderr = \"x.log\"\n");
         assert!(BotSpec::parse(p.to_str().unwrap()).unwrap_err().contains("only an external bot"));
     }
 
     #[test]
     fn bot_file_with_overrides() {
-        let p = write("quick.toml", "game = \"spit\"\nstrategy = \"greedy\"\npreset = \"casual\"\n[reaction]\nhick_b = 10\nlook = { dist = \"constant\", ms = 80 }\n");
+        let (_dir, p) = write("quick.toml", "game = \"spit\"\nstrategy = \"greedy\"\npreset = \"casual\"\n[reaction]\nhick_b = 10\nlook = { dist = \"constant\", ms = 80 }\n");
         let b = BotSpec::parse(p.to_str().unwrap()).unwrap();
         assert_eq!((b.label.as_str(), b.game.as_deref()), ("quick", Some("spit")));
         let m = b.reaction(Preset::Novice);
@@ -415,10 +416,10 @@ mod tests {
 
     #[test]
     fn bad_bot_files_say_what_and_where() {
-        let p = write("bad1.toml", "game = \"spit\"\nstrategy = \"greedy\"\ncolour = 3\n");
+        let (_dir, p) = write("bad1.toml", "game = \"spit\"\nstrategy = \"greedy\"\ncolour = 3\n");
         let e = BotSpec::parse(p.to_str().unwrap()).unwrap_err();
         assert!(e.contains("bad1.toml") && e.contains("colour"), "{e}");
-        let p = write("bad2.toml", "game = \"spit\"\nstrategy = \"greedy\"\n[reaction]\noverlap = 2\n");
+        let (_dir, p) = write("bad2.toml", "game = \"spit\"\nstrategy = \"greedy\"\n[reaction]\noverlap = 2\n");
         let e = BotSpec::parse(p.to_str().unwrap()).unwrap_err();
         assert!(e.contains("reaction.overlap: 2 is not a plausible overlap share (must be between 0 and 1)"), "{e}");
         let e = BotSpec::parse("/no/such/bot.toml").unwrap_err();
@@ -428,7 +429,7 @@ mod tests {
     /// The error for a bot file with this `[reaction]` table, checked to be one line
     /// that starts with the file and `reaction.FIELD`.
     fn rejected(name: &str, reaction: &str, field: &str) -> String {
-        let p = write(name, &format!("game = \"spit\"\nstrategy = \"greedy\"\npreset = \"expert\"\n[reaction]\n{reaction}\n"));
+        let (_dir, p) = write(name, &format!("game = \"spit\"\nstrategy = \"greedy\"\npreset = \"expert\"\n[reaction]\n{reaction}\n"));
         let e = BotSpec::parse(p.to_str().unwrap()).unwrap_err();
         assert!(e.starts_with(&format!("{}: reaction.{field}: ", p.display())), "{e}");
         assert_eq!(e.lines().count(), 1, "{e}");
@@ -492,10 +493,10 @@ mod tests {
     #[test]
     fn without_a_preset_the_overrides_must_suit_every_preset() {
         // 2 × 50 + 4.29 × 13,900 + 90 ms is fine for the expert, not for the novice's Fitts intercept and grasp.
-        let p = write("nopreset.toml", "game = \"spit\"\nstrategy = \"greedy\"\n[reaction]\nfitts_b = 13900\n");
+        let (_dir, p) = write("nopreset.toml", "game = \"spit\"\nstrategy = \"greedy\"\n[reaction]\nfitts_b = 13900\n");
         let e = BotSpec::parse(p.to_str().unwrap()).unwrap_err();
         assert!(e.contains("reaction.fitts_a/fitts_b/grasp_release: mean 60131 ms"), "{e}");
-        let p = write("expert.toml", "game = \"spit\"\nstrategy = \"greedy\"\npreset = \"expert\"\n[reaction]\nfitts_b = 13900\n");
+        let (_dir, p) = write("expert.toml", "game = \"spit\"\nstrategy = \"greedy\"\npreset = \"expert\"\n[reaction]\nfitts_b = 13900\n");
         assert!(BotSpec::parse(p.to_str().unwrap()).is_ok());
     }
 

@@ -36,6 +36,8 @@ pub mod reaction;
 pub mod rng;
 #[doc(hidden)]
 pub mod runner;
+#[cfg(test)]
+mod scratch;
 #[doc(hidden)]
 pub mod sequential;
 #[doc(hidden)]

@@ -1,5 +1,7 @@
 //! The command line as a user meets it: reproducible CSV, clear one-line errors, traces.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -7,10 +9,9 @@ fn cardsim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cardsim")).args(args).output().expect("run cardsim")
 }
 
+/// A path in this test's scratch folder, removed when the test ends.
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cardsim-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::test_path("cli", name)
 }
 
 fn run_csv(game: &str, bots: &[&str], seed: &str, threads: &str, name: &str, extra: &[&str]) -> String {

@@ -7,6 +7,8 @@
 //! in mirror matches each bot's true score is exactly 1/2 by symmetry, so the 95%
 //! interval of the paired score must cover 1/2 in about 95% of independent runs.
 
+mod common;
+
 use cardsim::bot::BotSpec;
 use cardsim::games;
 use cardsim::output::summary::paired_figures;
@@ -51,7 +53,8 @@ fn paired_intervals_cover_the_true_score_95_percent_of_the_time() {
 /// Lopti sessions with the default (selfish) rule makers and voters and a short quick
 /// simulation, played by the binary.
 fn session_coverage(sessions: u64, reps: u64) -> [f64; 3] {
-    let path = std::env::temp_dir().join(format!("cardsim-coverage-{}.csv", std::process::id()));
+    let dir = common::scratch("coverage", &format!("{sessions}-{reps}"));
+    let path = dir.join("sessions.csv");
     let mut covered = [0u64; 3];
     for rep in 0..reps {
         let seed = (1_000_003 * rep + 17).to_string();

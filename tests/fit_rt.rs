@@ -3,6 +3,8 @@
 //! plays a match, and every bad input is a one-line error with exit code 2 that writes
 //! nothing.
 
+mod common;
+
 use cardsim::reaction::Dist;
 use cardsim::rng::rng_from;
 use std::path::{Path, PathBuf};
@@ -12,10 +14,9 @@ fn cardsim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cardsim")).args(args).output().expect("run cardsim")
 }
 
+/// A path in this test's scratch folder, removed when the test ends.
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cardsim-fit-rt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::test_path("fit-rt", name)
 }
 
 fn draws(d: Dist, n: usize, seed: u64) -> Vec<f64> {

@@ -3,6 +3,8 @@
 //! to: the formulas are written out here again, independently of the code that printed
 //! the figures (only the normal CDF comes from a library, statrs).
 
+mod common;
+
 use statrs::distribution::{ContinuousCDF, Normal};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -10,10 +12,9 @@ use std::process::Command;
 
 const Z: f64 = 1.959_963_984_540_054;
 
+/// A path in this test's scratch folder, removed when the test ends.
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cardsim-recompute-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::test_path("recompute", name)
 }
 
 /// Runs cardsim; its standard output (it must succeed).

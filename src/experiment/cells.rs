@@ -308,8 +308,9 @@ mod tests {
     use super::*;
 
     fn exp(text: &str) -> Result<Experiment, String> {
-        let dir = std::env::temp_dir().join(format!("cardsim-cells-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = crate::scratch::scratch("cells", &n.to_string());
         let path = dir.join(format!("e{}.toml", text.len()));
         std::fs::write(&path, text).unwrap();
         Experiment::load(&path)

@@ -299,9 +299,7 @@ mod tests {
 
     #[test]
     fn prepare_checks_and_creates_the_folder() {
-        let base = std::env::temp_dir().join(format!("cardsim-folder-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        std::fs::create_dir_all(&base).unwrap();
+        let base = crate::scratch::scratch("folder", "prepare");
         let dir = base.join("out");
         prepare(&dir, "--out", false).unwrap();
         assert!(dir.is_dir());

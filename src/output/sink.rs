@@ -288,11 +288,8 @@ mod tests {
     use super::*;
     use std::os::unix::fs::{symlink, PermissionsExt};
 
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("cardsim-sink-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).unwrap();
-        d
+    fn dir(name: &str) -> crate::scratch::Scratch {
+        crate::scratch::scratch("sink", name)
     }
 
     fn leftovers(d: &Path) -> Vec<String> {

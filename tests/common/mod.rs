@@ -2,44 +2,11 @@
 //! test. Each test crate uses what it needs of them.
 #![allow(dead_code)]
 
-use std::ops::Deref;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A scratch folder that is removed when it goes out of scope, except when its test
-/// failed (the thread is panicking): then it stays for inspection. Dereferences to its
-/// path.
-pub struct Scratch(PathBuf);
-
-impl Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-/// A fresh, empty scratch folder `cardsim-KIND-PID-NAME` in the temporary directory,
-/// removed at the end of the test that made it (kept if the test fails).
-pub fn scratch(kind: &str, name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("cardsim-{kind}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Scratch(d)
-}
+#[path = "../../src/scratch.rs"]
+mod scratch_folder;
+pub use scratch_folder::{scratch, Scratch};
 
 /// The binary under test run with `args` and the environment variables `env`, to its end.
 pub fn cardsim_env(args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -49,4 +16,22 @@ pub fn cardsim_env(args: &[&str], env: &[(&str, &str)]) -> Output {
         c.env(k, v);
     }
     c.output().unwrap()
+}
+
+thread_local! {
+    static TEST_FOLDER: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The path `name` (which may name subfolders that do not exist) in the scratch folder
+/// `cardsim-KIND-PID-THREAD` of the test running on this thread; the test harness runs
+/// each test on a thread of its own, and the folder is removed when that thread ends.
+pub fn test_path(kind: &str, name: &str) -> std::path::PathBuf {
+    TEST_FOLDER.with(|folder| {
+        let mut folder = folder.borrow_mut();
+        let dir = folder.get_or_insert_with(|| {
+            let thread = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
+            scratch(kind, &thread)
+        });
+        dir.join(name)
+    })
 }
