@@ -4,7 +4,7 @@
 //! - **Legal actions.** The core lists up to [`NERTS_MAX_ACTIONS`] (384) actions; the
 //!   engine holds [`MAX_ACTIONS`] (64). A player is offered a bounded subset, chosen in
 //!   three tiers in the core's order: (1) every action that needs no Joker declaration
-//!   and is not a stack moved into an empty slot (at most 45: 6 foundation plays, 8
+//!   and is not a stack moved into an empty slot (at most 40: 6 foundation plays, 8
 //!   builds and 2 fills from the Nerts and waste tops, 12 stack moves onto piles, 8
 //!   slip-unders, 2 flips, rotate, call), (2) stacks moved into an empty slot, (3)
 //!   actions with a Joker declaration, until the list is full. Random play saw at most

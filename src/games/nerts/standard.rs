@@ -158,8 +158,9 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
 }
 
 /// An upper bound on the length of seat `p`'s list on a table without Jokers: 45 actions
-/// besides stacks moved into an empty slot (the bound of the engine's first tier, see
-/// `super::engine`), plus, when a slot is free, one such move per card above a pile's base.
+/// besides stacks moved into an empty slot (the engine's first tier holds at most 40, see
+/// `super::engine`; 45 leaves a margin), plus, when a slot is free, one such move per card
+/// above a pile's base.
 pub(super) fn most_actions(s: &NertsState, p: usize) -> usize {
     let l = s.layout(p);
     let fills = if l.free_empty_slot().is_some() { l.work.iter().map(|w| w.len.saturating_sub(1) as usize).sum() } else { 0 };
