@@ -79,6 +79,33 @@ impl SpitMoves {
         }
     }
 
+    /// The player's seat: plays onto pile `me()` are onto his own pile.
+    #[inline]
+    pub fn me(&self) -> usize {
+        self.me as usize
+    }
+    /// Slots whose top may be played on the player's own pile (bit `i` for slot `i`).
+    #[inline]
+    pub fn plays_own(&self) -> u8 {
+        self.own
+    }
+    /// Slots whose top may be played on the other pile.
+    #[inline]
+    pub fn plays_other(&self) -> u8 {
+        self.other
+    }
+    /// Slots that may be flipped.
+    #[inline]
+    pub fn flips(&self) -> u8 {
+        self.flips
+    }
+    /// The fills as two sets, `(from, to)`: every slot of `from` may fill every slot of
+    /// `to` (no fill when either is empty).
+    #[inline]
+    pub fn fills(&self) -> (u8, u8) {
+        if self.to == 0 { (0, 0) } else { (self.from, self.to) }
+    }
+
     /// The moves in the legal order.
     pub fn iter(&self) -> SpitMovesIter {
         SpitMovesIter { moves: *self, to: self.to }
@@ -141,6 +168,9 @@ impl LegalMoves<SpitAction> for SpitMoves {
     }
     fn write(&self, out: &mut ActionList<SpitAction>) {
         out.extend(self.iter());
+    }
+    fn is_empty(&self) -> bool {
+        (self.own | self.other | self.flips) == 0 && (self.from == 0 || self.to == 0)
     }
 }
 
