@@ -265,9 +265,21 @@ pub struct RoundCounts {
 /// Picks the player whose hand event comes first; exact ties go to the generator.
 #[inline]
 fn next_event<A: Copy>(hands: &[Hand<A>], rng: &mut SimRng) -> Option<(usize, Micros)> {
-    let t = hands.iter().filter_map(|h| h.next_time()).min()?;
-    let tied = hands.iter().filter(|h| h.next_time() == Some(t)).count();
-    let pick = if tied == 1 { 0 } else { rng.random_range(0..tied) };
+    // One pass for the earliest time, its first hand and how many share it.
+    let (mut first, mut t, mut tied) = (0, Micros::MAX, 0usize);
+    for (p, h) in hands.iter().enumerate() {
+        if let Some(at) = h.next_time() {
+            if at < t || tied == 0 {
+                (first, t, tied) = (p, at, 1);
+            } else if at == t {
+                tied += 1;
+            }
+        }
+    }
+    if tied <= 1 {
+        return (tied == 1).then_some((first, t));
+    }
+    let pick = rng.random_range(0..tied);
     hands.iter().enumerate().filter(|(_, h)| h.next_time() == Some(t)).nth(pick).map(|(p, _)| (p, t))
 }
 
@@ -467,8 +479,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     fn choose(&mut self, s: &R::State, p: usize, now: Micros, moves: &mut R::Moves) -> Chosen<R::Action> {
         let rules = self.rules;
         rules.moves(s, p, moves);
-        let options = moves.count();
-        if options == 0 {
+        if moves.is_empty() {
             return None;
         }
         let rng = &mut self.rngs.players[p];
@@ -480,6 +491,8 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
             self.counts.illegal.get_or_insert(IllegalChoice::new(p, index, format_args!("{action:?}")));
             return None;
         }
+        // Counted only for a move taken: how many he saw, for his decision time.
+        let options = moves.count();
         let mut took = self.seats.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), options as u32, rng);
         if think > 0.0 {
             // Think time is charged: it delays the action like any other part of it.

@@ -151,10 +151,12 @@ pub fn pile_changed(cfg: &SpitConfig, s: &mut SpitState, j: usize) {
 
 impl LegalMoves<SpitAction> for SpitMoves {
     fn count(&self) -> usize {
-        // One population count for plays and flips; the fills only with an empty slot.
-        let singles = (self.own as u32 | (self.other as u32) << 8 | (self.flips as u32) << 16).count_ones();
-        let fills = if self.to == 0 { 0 } else { self.from.count_ones() * self.to.count_ones() };
-        (singles + fills) as usize
+        // Population counts from a table (the baseline x86-64 target has no `popcnt`);
+        // the fills only with an empty slot.
+        let ones = |mask: u8| ONES[mask as usize] as usize;
+        let singles = ones(self.own) + ones(self.other) + ones(self.flips);
+        let fills = if self.to == 0 { 0 } else { ones(self.from) * ones(self.to) };
+        singles + fills
     }
     fn contains(&self, a: SpitAction) -> bool {
         let has = |mask: u8, i: u8| i < 8 && mask >> i & 1 == 1;
@@ -173,6 +175,17 @@ impl LegalMoves<SpitAction> for SpitMoves {
         (self.own | self.other | self.flips) == 0 && (self.from == 0 || self.to == 0)
     }
 }
+
+/// The number of set bits of every byte.
+static ONES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    table
+};
 
 /// The moves of a [`SpitMoves`] in the legal order.
 #[derive(Clone)]

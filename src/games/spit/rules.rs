@@ -164,8 +164,9 @@ impl RealtimeRules for SpitRules {
         }
     }
 
+    /// His face-up tops (the cards of a deck are distinct: one per slot showing one).
     fn candidates(&self, s: &SpitState, p: usize) -> u32 {
-        s.players[p].face_up().len().max(1)
+        (s.players[p].slots.iter().filter(|x| x.up.is_some()).count() as u32).max(1)
     }
 
     fn lift(&self, s: &mut SpitState, p: usize, a: SpitAction) {

@@ -16,6 +16,7 @@ use crate::games::speed::view::SpeedView;
 use crate::games::params::{ParamDef, ParamValues};
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
+use arrayvec::ArrayVec;
 
 /// Heuristic play: a score per play, its three weights the strategy's parameters.
 #[derive(Debug, PartialEq, Eq)]
@@ -98,14 +99,16 @@ impl Smart {
         let unseen_len = unseen.len().max(1) as i64;
         let (hand, their_hand, shown) = (view.hand(), view.hand_count(false) as i64, view.shown());
         let top_fit = [0, 1].map(|j| view.pile_top(j).map_or(0, |t| view.fitting(t).0));
+        // Each hand card with what fits on it, looked up once.
+        let fits: ArrayVec<(Card, u64), 52> = hand.iter().map(|c| (c, view.fitting(c).0)).collect();
         let mut best: Option<(i64, SpeedAction)> = None;
         while cards != 0 {
             let card = Card(cards.trailing_zeros() as u8);
             cards &= cards - 1;
             let fit = view.fitting(card).0;
-            let mut rest = hand;
-            rest.remove(card);
-            let cover = CardSet(answers(view, rest.iter()).0 & unseen.0).len() as i64;
+            // What the hand left after the play answers.
+            let rest = fits.iter().filter(|&&(c, _)| c != card).fold(0, |acc, &(_, f)| acc | f);
+            let cover = CardSet(rest & unseen.0).len() as i64;
             let hard = CardSet(shown.0 & fit).len() as i64;
             for pile in 0..2 {
                 if plays[pile] >> card.0 & 1 == 0 {
