@@ -514,28 +514,40 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// one; the other player decides again once it is lifted.
     fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
         let mut moves = R::Moves::default();
-        let mut deciding: u32 = (0..self.n).filter(|&p| self.hands[p] == Hand::Idle).fold(0, |set, p| set | 1 << p);
+        let mut deciding: u32 = 0;
+        for (p, h) in self.hands[..self.n].iter().enumerate() {
+            if matches!(h, Hand::Idle) {
+                deciding |= 1 << p;
+            }
+        }
         while deciding != 0 {
             let mut chosen: [Chosen<R::Action>; MAX_PLAYERS] = [None; MAX_PLAYERS];
-            for (p, choice) in chosen.iter_mut().enumerate().take(self.n) {
-                if deciding >> p & 1 == 1 {
-                    *choice = self.choose(s, p, now, &mut moves);
-                }
+            // Who took a move (bit `p`), asked in seat order.
+            let mut took: u32 = 0;
+            while deciding != 0 {
+                let p = deciding.trailing_zeros() as usize;
+                deciding &= deciding - 1;
+                chosen[p] = self.choose(s, p, now, &mut moves);
+                took |= (chosen[p].is_some() as u32) << p;
             }
-            deciding = 0;
-            for p in 0..self.n {
-                for q in p + 1..self.n {
-                    if let (Some((a, ..)), Some((b, ..))) = (chosen[p], chosen[q]) {
-                        if self.rules.conflicts(s, p, a, q, b) {
-                            let loser = if self.rngs.chance.random::<bool>() { q } else { p };
-                            chosen[loser] = None;
-                            deciding |= 1 << loser;
+            if took & took.wrapping_sub(1) != 0 {
+                // Two or more moves at one instant: settle conflicts pair by pair.
+                for p in 0..self.n {
+                    for q in p + 1..self.n {
+                        if let (Some((a, ..)), Some((b, ..))) = (chosen[p], chosen[q]) {
+                            if self.rules.conflicts(s, p, a, q, b) {
+                                let loser = if self.rngs.chance.random::<bool>() { q } else { p };
+                                chosen[loser] = None;
+                                deciding |= 1 << loser;
+                            }
                         }
                     }
                 }
             }
-            for (p, c) in chosen.iter().enumerate().take(self.n) {
-                if let Some(c) = *c {
+            while took != 0 {
+                let p = took.trailing_zeros() as usize;
+                took &= took - 1;
+                if let Some(c) = chosen[p] {
                     self.start(s, p, now, c);
                 }
             }

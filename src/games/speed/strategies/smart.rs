@@ -100,7 +100,11 @@ impl Smart {
         let (hand, their_hand, shown) = (view.hand(), view.hand_count(false) as i64, view.shown());
         let top_fit = [0, 1].map(|j| view.pile_top(j).map_or(0, |t| view.fitting(t).0));
         // Each hand card with what fits on it, looked up once.
-        let fits: ArrayVec<(Card, u64), 52> = hand.iter().map(|c| (c, view.fitting(c).0)).collect();
+        // (Filled in place: a collected ArrayVec is moved, a copy of its whole buffer.)
+        let mut fits = ArrayVec::<(Card, u64), 52>::new();
+        for c in hand.iter() {
+            fits.push((c, view.fitting(c).0));
+        }
         let mut best: Option<(i64, SpeedAction)> = None;
         while cards != 0 {
             let card = Card(cards.trailing_zeros() as u8);

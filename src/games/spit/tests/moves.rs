@@ -8,11 +8,11 @@ use crate::bot::BotSpec;
 use crate::games::spit::config::{Allocation, PlayTarget, PointsMode, Scoring, ShortDeal, SpitConfig, SpitTarget};
 use crate::games::spit::game::{play_match, SpitEvent};
 use crate::games::spit::moves::SpitMoves;
-use crate::games::spit::rules::{may_target, playable_on, SpitAction, SpitRules};
+use crate::games::spit::rules::{is_progress, may_target, playable_on, SpitAction, SpitRules};
 use crate::games::spit::state::{SpitState, MAX_SLOTS};
 use crate::games::spit::strategies::{SpitStrategy, REGISTRY};
 use crate::games::spit::view::SpitView;
-use crate::realtime::{build_bots, EngineEvent, EngineObserver, LegalMoves, MatchObserver, Micros, Seated};
+use crate::realtime::{build_bots, EngineEvent, EngineObserver, LegalMoves, MatchObserver, Micros, RealtimeRules, Seated};
 use crate::rng::{rng_from, MatchSeeds, SimRng};
 use rand::RngExt;
 use crate::settings::Settings;
@@ -63,6 +63,8 @@ impl Check {
             assert_eq!(moves.iter().collect::<Vec<_>>(), list, "legal order, player {p}, {s:?}");
             assert_eq!(moves.count(), list.len());
             assert_eq!(moves.is_empty(), list.is_empty());
+            let progress = list.iter().any(|&a| is_progress(s, p, a));
+            assert_eq!(SpitRules { cfg: self.cfg }.has_progress(s, p), progress, "SPIT-STALL-1, player {p}, {s:?}");
             for &a in &self.every {
                 assert_eq!(moves.contains(a), list.contains(&a), "{a:?}, player {p}, {s:?}");
             }
