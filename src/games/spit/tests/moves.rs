@@ -109,7 +109,7 @@ fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them()
         let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
         let cfg = SpitConfig::from_settings(&Settings::parse(&crate::games::spit::config::SPIT_FLAGS, &flags).unwrap());
         // smart also with weights under which flips and fills outrank plays and tie them.
-        let odd = ["smart,flip=1000,fill=1100,keep_follow=0,follow_cost=0,uncover=0,empty_slot=0", "smart,flip=1300,fill=1298,keep_follow=-3"];
+        let odd = ["smart,flip=1000,fill=1100,follow_cost=0,uncover=0", "smart,flip=1300,fill=1298,keep_follow=-3"];
         let named = ["greedy", "smart"].map(|name| REGISTRY.iter().find(|r| r.info.name == name).unwrap().make_default());
         let strategies = named.into_iter().chain(odd.map(|spec| REGISTRY.iter().find(|r| r.info.name == "smart").unwrap().make_for(&BotSpec::parse(spec).unwrap()).unwrap())).collect();
         let mut check = Check { cfg, every: every_action(), strategies, states: 0, choices: 0 };
