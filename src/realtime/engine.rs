@@ -265,9 +265,21 @@ pub struct RoundCounts {
 /// Picks the player whose hand event comes first; exact ties go to the generator.
 #[inline]
 fn next_event<A: Copy>(hands: &[Hand<A>], rng: &mut SimRng) -> Option<(usize, Micros)> {
-    let t = hands.iter().filter_map(|h| h.next_time()).min()?;
-    let tied = hands.iter().filter(|h| h.next_time() == Some(t)).count();
-    let pick = if tied == 1 { 0 } else { rng.random_range(0..tied) };
+    // One pass for the earliest time, its first hand and how many share it.
+    let (mut first, mut t, mut tied) = (0, Micros::MAX, 0usize);
+    for (p, h) in hands.iter().enumerate() {
+        if let Some(at) = h.next_time() {
+            if at < t || tied == 0 {
+                (first, t, tied) = (p, at, 1);
+            } else if at == t {
+                tied += 1;
+            }
+        }
+    }
+    if tied <= 1 {
+        return (tied == 1).then_some((first, t));
+    }
+    let pick = rng.random_range(0..tied);
     hands.iter().enumerate().filter(|(_, h)| h.next_time() == Some(t)).nth(pick).map(|(p, _)| (p, t))
 }
 
@@ -467,8 +479,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     fn choose(&mut self, s: &R::State, p: usize, now: Micros, moves: &mut R::Moves) -> Chosen<R::Action> {
         let rules = self.rules;
         rules.moves(s, p, moves);
-        let options = moves.count();
-        if options == 0 {
+        if moves.is_empty() {
             return None;
         }
         let rng = &mut self.rngs.players[p];
@@ -480,6 +491,8 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
             self.counts.illegal.get_or_insert(IllegalChoice::new(p, index, format_args!("{action:?}")));
             return None;
         }
+        // Counted only for a move taken: how many he saw, for his decision time.
+        let options = moves.count();
         let mut took = self.seats.reaction(p).action_time(rules.motion(action), rules.candidates(s, p), options as u32, rng);
         if think > 0.0 {
             // Think time is charged: it delays the action like any other part of it.
@@ -501,28 +514,40 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// one; the other player decides again once it is lifted.
     fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
         let mut moves = R::Moves::default();
-        let mut deciding: u32 = (0..self.n).filter(|&p| self.hands[p] == Hand::Idle).fold(0, |set, p| set | 1 << p);
+        let mut deciding: u32 = 0;
+        for (p, h) in self.hands[..self.n].iter().enumerate() {
+            if matches!(h, Hand::Idle) {
+                deciding |= 1 << p;
+            }
+        }
         while deciding != 0 {
             let mut chosen: [Chosen<R::Action>; MAX_PLAYERS] = [None; MAX_PLAYERS];
-            for (p, choice) in chosen.iter_mut().enumerate().take(self.n) {
-                if deciding >> p & 1 == 1 {
-                    *choice = self.choose(s, p, now, &mut moves);
-                }
+            // Who took a move (bit `p`), asked in seat order.
+            let mut took: u32 = 0;
+            while deciding != 0 {
+                let p = deciding.trailing_zeros() as usize;
+                deciding &= deciding - 1;
+                chosen[p] = self.choose(s, p, now, &mut moves);
+                took |= (chosen[p].is_some() as u32) << p;
             }
-            deciding = 0;
-            for p in 0..self.n {
-                for q in p + 1..self.n {
-                    if let (Some((a, ..)), Some((b, ..))) = (chosen[p], chosen[q]) {
-                        if self.rules.conflicts(s, p, a, q, b) {
-                            let loser = if self.rngs.chance.random::<bool>() { q } else { p };
-                            chosen[loser] = None;
-                            deciding |= 1 << loser;
+            if took & took.wrapping_sub(1) != 0 {
+                // Two or more moves at one instant: settle conflicts pair by pair.
+                for p in 0..self.n {
+                    for q in p + 1..self.n {
+                        if let (Some((a, ..)), Some((b, ..))) = (chosen[p], chosen[q]) {
+                            if self.rules.conflicts(s, p, a, q, b) {
+                                let loser = if self.rngs.chance.random::<bool>() { q } else { p };
+                                chosen[loser] = None;
+                                deciding |= 1 << loser;
+                            }
                         }
                     }
                 }
             }
-            for (p, c) in chosen.iter().enumerate().take(self.n) {
-                if let Some(c) = *c {
+            while took != 0 {
+                let p = took.trailing_zeros() as usize;
+                took &= took - 1;
+                if let Some(c) = chosen[p] {
                     self.start(s, p, now, c);
                 }
             }

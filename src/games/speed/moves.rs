@@ -27,6 +27,17 @@ impl SpeedMoves {
         SpeedMoves { plays, draw: me.can_draw() }
     }
 
+    /// Per centre pile, the hand cards that may be played on it (bit `c` for `Card(c)`).
+    #[inline]
+    pub fn plays(&self) -> [u64; 2] {
+        self.plays
+    }
+    /// True if he may draw.
+    #[inline]
+    pub fn can_draw(&self) -> bool {
+        self.draw
+    }
+
     /// The moves in the legal order.
     pub fn iter(&self) -> SpeedMovesIter {
         SpeedMovesIter(*self)
@@ -45,6 +56,9 @@ impl LegalMoves<SpeedAction> for SpeedMoves {
     }
     fn write(&self, out: &mut ActionList<SpeedAction>) {
         out.extend(self.iter());
+    }
+    fn is_empty(&self) -> bool {
+        (self.plays[0] | self.plays[1]) == 0 && !self.draw
     }
 }
 

@@ -43,7 +43,15 @@ impl PlayerCards {
     }
     /// True if the player may draw from his stock now (SPEED-PLAY-2).
     pub fn can_draw(&self) -> bool {
-        self.hand_count() < HAND_LIMIT && !self.stock.is_empty()
+        // `hand_count() < HAND_LIMIT` without a population count (the baseline x86-64
+        // target has no `popcnt`): the hand is below its room once that many cards
+        // less one are taken out of it and none is left.
+        let room = HAND_LIMIT - self.flying.is_some() as u32;
+        let mut hand = self.hand.0;
+        for _ in 1..room {
+            hand &= hand.wrapping_sub(1);
+        }
+        hand == 0 && !self.stock.is_empty()
     }
 }
 

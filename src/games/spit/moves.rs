@@ -79,6 +79,33 @@ impl SpitMoves {
         }
     }
 
+    /// The player's seat: plays onto pile `me()` are onto his own pile.
+    #[inline]
+    pub fn me(&self) -> usize {
+        self.me as usize
+    }
+    /// Slots whose top may be played on the player's own pile (bit `i` for slot `i`).
+    #[inline]
+    pub fn plays_own(&self) -> u8 {
+        self.own
+    }
+    /// Slots whose top may be played on the other pile.
+    #[inline]
+    pub fn plays_other(&self) -> u8 {
+        self.other
+    }
+    /// Slots that may be flipped.
+    #[inline]
+    pub fn flips(&self) -> u8 {
+        self.flips
+    }
+    /// The fills as two sets, `(from, to)`: every slot of `from` may fill every slot of
+    /// `to` (no fill when either is empty).
+    #[inline]
+    pub fn fills(&self) -> (u8, u8) {
+        if self.to == 0 { (0, 0) } else { (self.from, self.to) }
+    }
+
     /// The moves in the legal order.
     pub fn iter(&self) -> SpitMovesIter {
         SpitMovesIter { moves: *self, to: self.to }
@@ -124,10 +151,12 @@ pub fn pile_changed(cfg: &SpitConfig, s: &mut SpitState, j: usize) {
 
 impl LegalMoves<SpitAction> for SpitMoves {
     fn count(&self) -> usize {
-        // One population count for plays and flips; the fills only with an empty slot.
-        let singles = (self.own as u32 | (self.other as u32) << 8 | (self.flips as u32) << 16).count_ones();
-        let fills = if self.to == 0 { 0 } else { self.from.count_ones() * self.to.count_ones() };
-        (singles + fills) as usize
+        // Population counts from a table (the baseline x86-64 target has no `popcnt`);
+        // the fills only with an empty slot.
+        let ones = |mask: u8| ONES[mask as usize] as usize;
+        let singles = ones(self.own) + ones(self.other) + ones(self.flips);
+        let fills = if self.to == 0 { 0 } else { ones(self.from) * ones(self.to) };
+        singles + fills
     }
     fn contains(&self, a: SpitAction) -> bool {
         let has = |mask: u8, i: u8| i < 8 && mask >> i & 1 == 1;
@@ -142,7 +171,21 @@ impl LegalMoves<SpitAction> for SpitMoves {
     fn write(&self, out: &mut ActionList<SpitAction>) {
         out.extend(self.iter());
     }
+    fn is_empty(&self) -> bool {
+        (self.own | self.other | self.flips) == 0 && (self.from == 0 || self.to == 0)
+    }
 }
+
+/// The number of set bits of every byte.
+static ONES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    table
+};
 
 /// The moves of a [`SpitMoves`] in the legal order.
 #[derive(Clone)]

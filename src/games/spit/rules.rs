@@ -143,17 +143,23 @@ impl RealtimeRules for SpitRules {
         is_progress(s, p, a)
     }
 
+    /// A play or a flip, or a fill that exposes a face-down card (from the moves built
+    /// afresh: the stall check also asks on states it imagines).
     fn has_progress(&self, s: &SpitState, p: usize) -> bool {
-        let me = &s.players[p];
-        let slots = &me.slots[..self.cfg.slots as usize];
-        let has_empty = slots.iter().any(|x| x.is_empty());
-        slots.iter().any(|x| match x.up {
-            None => x.down > 0,
-            Some(c) => {
-                (has_empty && x.down > 0)
-                    || (0..2).any(|j| may_target(&self.cfg, s, p, j) && s.piles[j].top.is_some_and(|t| playable_on(&self.cfg, c, t)))
+        let m = SpitMoves::of(&self.cfg, s, p);
+        if (m.plays_own() | m.plays_other() | m.flips()) != 0 {
+            return true;
+        }
+        let (mut from, _) = m.fills();
+        let slots = &s.players[p].slots;
+        while from != 0 {
+            let i = from.trailing_zeros() as usize;
+            from &= from - 1;
+            if slots[i].down > 0 {
+                return true;
             }
-        })
+        }
+        false
     }
 
     fn motion(&self, a: SpitAction) -> Motion {
@@ -164,8 +170,9 @@ impl RealtimeRules for SpitRules {
         }
     }
 
+    /// His face-up tops (the cards of a deck are distinct: one per slot showing one).
     fn candidates(&self, s: &SpitState, p: usize) -> u32 {
-        s.players[p].face_up().len().max(1)
+        (s.players[p].slots.iter().filter(|x| x.up.is_some()).count() as u32).max(1)
     }
 
     fn lift(&self, s: &mut SpitState, p: usize, a: SpitAction) {

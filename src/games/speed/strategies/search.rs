@@ -58,7 +58,7 @@ impl SpeedStrategy for Rollout {
         Smart::STANDARD.pick(view, legal.iter().copied())
     }
     fn choose_moves(&self, view: &SpeedView, moves: &SpeedMoves, _: &mut SimRng) -> Option<SpeedAction> {
-        Smart::STANDARD.pick(view, moves.iter())
+        Smart::STANDARD.pick_moves(view, moves)
     }
 }
 

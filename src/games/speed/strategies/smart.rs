@@ -16,6 +16,7 @@ use crate::games::speed::view::SpeedView;
 use crate::games::params::{ParamDef, ParamValues};
 use crate::games::StrategyInfo;
 use crate::rng::SimRng;
+use arrayvec::ArrayVec;
 
 /// Heuristic play: a score per play, its three weights the strategy's parameters.
 #[derive(Debug, PartialEq, Eq)]
@@ -83,6 +84,50 @@ impl Smart {
         }
         best.map(|(_, a)| a).or(last)
     }
+
+    /// The same choice as [`Smart::pick`] over `moves.iter()`, from the bit sets: what a
+    /// play's score needs besides its pile (the unseen cards, the hand it leaves, the
+    /// neighbours already shown) is worked out once per card, and the draw is taken only
+    /// with no play.
+    pub(super) fn pick_moves(&self, view: &SpeedView, moves: &SpeedMoves) -> Option<SpeedAction> {
+        let plays = moves.plays();
+        let mut cards = plays[0] | plays[1];
+        if cards == 0 {
+            return moves.can_draw().then_some(SpeedAction::Draw);
+        }
+        let unseen = view.unseen();
+        let unseen_len = unseen.len().max(1) as i64;
+        let (hand, their_hand, shown) = (view.hand(), view.hand_count(false) as i64, view.shown());
+        let top_fit = [0, 1].map(|j| view.pile_top(j).map_or(0, |t| view.fitting(t).0));
+        // Each hand card with what fits on it, looked up once.
+        // (Filled in place: a collected ArrayVec is moved, a copy of its whole buffer.)
+        let mut fits = ArrayVec::<(Card, u64), 52>::new();
+        for c in hand.iter() {
+            fits.push((c, view.fitting(c).0));
+        }
+        let mut best: Option<(i64, SpeedAction)> = None;
+        while cards != 0 {
+            let card = Card(cards.trailing_zeros() as u8);
+            cards &= cards - 1;
+            let fit = view.fitting(card).0;
+            // What the hand left after the play answers.
+            let rest = fits.iter().filter(|&&(c, _)| c != card).fold(0, |acc, &(_, f)| acc | f);
+            let cover = CardSet(rest & unseen.0).len() as i64;
+            let hard = CardSet(shown.0 & fit).len() as i64;
+            for pile in 0..2 {
+                if plays[pile] >> card.0 & 1 == 0 {
+                    continue;
+                }
+                let open = CardSet((fit | top_fit[1 - pile]) & unseen.0).len() as i64;
+                let theirs = their_hand * open * 100 / unseen_len;
+                let score = self.cover * cover - self.opp_follow * theirs / 100 + self.hard * hard;
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, SpeedAction::Play { card, pile: pile as u8 }));
+                }
+            }
+        }
+        best.map(|(_, a)| a)
+    }
 }
 
 impl SpeedStrategy for Smart {
@@ -90,6 +135,6 @@ impl SpeedStrategy for Smart {
         self.pick(view, legal.iter().copied())
     }
     fn choose_moves(&self, view: &SpeedView, moves: &SpeedMoves, _: &mut SimRng) -> Option<SpeedAction> {
-        self.pick(view, moves.iter())
+        self.pick_moves(view, moves)
     }
 }

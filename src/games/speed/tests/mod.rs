@@ -491,6 +491,7 @@ impl MovesCheck {
             let moves = super::moves::SpeedMoves::of(&self.cfg, s, p);
             assert_eq!(moves.iter().collect::<Vec<_>>(), list, "legal order, player {p}, {s:?}");
             assert_eq!(moves.count(), list.len());
+            assert_eq!(moves.is_empty(), list.is_empty());
             for c in 0..52 {
                 for pile in 0..2 {
                     let a = SpeedAction::Play { card: Card(c), pile };

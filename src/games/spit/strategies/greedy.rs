@@ -32,7 +32,27 @@ impl SpitStrategy for Greedy {
     fn choose(&self, view: &SpitView, legal: &[SpitAction], _: &mut SimRng) -> Option<SpitAction> {
         Self::pick(view, legal.iter().copied())
     }
+    /// [`Greedy::pick`] from the bit sets: the lowest slot with a play (his own pile
+    /// first), else the lowest flip, else the lowest exposing slot into the lowest
+    /// empty one.
     fn choose_moves(&self, view: &SpitView, moves: &SpitMoves, _: &mut SimRng) -> Option<SpitAction> {
-        Self::pick(view, moves.iter())
+        let (own, other) = (moves.plays_own(), moves.plays_other());
+        if own | other != 0 {
+            let slot = (own | other).trailing_zeros() as u8;
+            let pile = if own >> slot & 1 == 1 { moves.me() } else { 1 - moves.me() };
+            return Some(SpitAction::Play { slot, pile: pile as u8 });
+        }
+        if moves.flips() != 0 {
+            return Some(SpitAction::Flip { slot: moves.flips().trailing_zeros() as u8 });
+        }
+        let (mut from, to) = moves.fills();
+        while from != 0 {
+            let slot = from.trailing_zeros() as u8;
+            from &= from - 1;
+            if view.face_down(true, slot as usize) > 0 {
+                return Some(SpitAction::Fill { from: slot, to: to.trailing_zeros() as u8 });
+            }
+        }
+        None
     }
 }

@@ -55,7 +55,7 @@ impl SpitStrategy for Rollout {
         Smart::STANDARD.pick(view, legal.iter().copied())
     }
     fn choose_moves(&self, view: &SpitView, moves: &SpitMoves, _: &mut SimRng) -> Option<SpitAction> {
-        Smart::STANDARD.pick(view, moves.iter())
+        Smart::STANDARD.pick_moves(view, moves)
     }
 }
 

@@ -88,6 +88,67 @@ impl Smart {
         let follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));
         legal.filter_map(|a| self.score(view, &mine, theirs, follow, a).map(|s| (s, a))).max_by_key(|&(s, _)| s).map(|(_, a)| a)
     }
+
+    /// The same choice as [`Smart::pick`] over `moves.iter()`, from the bit sets: per
+    /// slot the plays onto the own and the other pile, then the last flip, then per
+    /// exposing slot its last fill (every flip scores the same, and a fill's score
+    /// depends only on the slot it takes from, so the last of each is the one `pick`
+    /// would keep). Ties go to the later move in the legal order, as in `pick`.
+    pub(super) fn pick_moves(&self, view: &SpitView, moves: &SpitMoves) -> Option<SpitAction> {
+        let me = moves.me();
+        let mut theirs = 0u64;
+        for slot in 0..view.slots() {
+            if let Some(c) = view.top(false, slot) {
+                theirs |= 1 << c.0;
+            }
+        }
+        let follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));
+        let mut best: Option<(i32, SpitAction)> = None;
+        let mut offer = |score: i32, a: SpitAction| {
+            if best.is_none_or(|(b, _)| score >= b) {
+                best = Some((score, a));
+            }
+        };
+        let (own, other) = (moves.plays_own(), moves.plays_other());
+        let mut plays = own | other;
+        let mut stock_left: Option<bool> = None;
+        while plays != 0 {
+            let slot = plays.trailing_zeros() as u8;
+            plays &= plays - 1;
+            let i = slot as usize;
+            let c = view.top(true, i).expect("a play has a face-up card");
+            let mut score = 1000;
+            if view.face_down(true, i) > 0 {
+                score += self.uncover;
+            } else if *stock_left.get_or_insert_with(|| view.stock_count(true) > 1) {
+                score += self.empty_slot;
+            }
+            score -= self.follow_cost * (view.fitting(c) & theirs).count_ones() as i32;
+            for (mask, pile) in [(own, me), (other, 1 - me)] {
+                if mask >> slot & 1 == 1 {
+                    let keep = if follow[1 - pile] { self.keep_follow } else { 0 };
+                    offer(score + keep, SpitAction::Play { slot, pile: pile as u8 });
+                }
+            }
+        }
+        let flips = moves.flips();
+        if flips != 0 {
+            offer(self.flip, SpitAction::Flip { slot: 7 - flips.leading_zeros() as u8 });
+        }
+        let (mut from, to) = moves.fills();
+        if to != 0 {
+            let last_to = 7 - to.leading_zeros() as u8;
+            while from != 0 {
+                let slot = from.trailing_zeros() as u8;
+                from &= from - 1;
+                let down = view.face_down(true, slot as usize) as i32;
+                if down > 0 {
+                    offer(self.fill + down, SpitAction::Fill { from: slot, to: last_to });
+                }
+            }
+        }
+        best.map(|(_, a)| a)
+    }
 }
 
 impl SpitStrategy for Smart {
@@ -95,6 +156,6 @@ impl SpitStrategy for Smart {
         self.pick(view, legal.iter().copied())
     }
     fn choose_moves(&self, view: &SpitView, moves: &SpitMoves, _: &mut SimRng) -> Option<SpitAction> {
-        self.pick(view, moves.iter())
+        self.pick_moves(view, moves)
     }
 }

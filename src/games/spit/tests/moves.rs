@@ -8,11 +8,11 @@ use crate::bot::BotSpec;
 use crate::games::spit::config::{Allocation, PlayTarget, PointsMode, Scoring, ShortDeal, SpitConfig, SpitTarget};
 use crate::games::spit::game::{play_match, SpitEvent};
 use crate::games::spit::moves::SpitMoves;
-use crate::games::spit::rules::{may_target, playable_on, SpitAction, SpitRules};
+use crate::games::spit::rules::{is_progress, may_target, playable_on, SpitAction, SpitRules};
 use crate::games::spit::state::{SpitState, MAX_SLOTS};
 use crate::games::spit::strategies::{SpitStrategy, REGISTRY};
 use crate::games::spit::view::SpitView;
-use crate::realtime::{build_bots, EngineEvent, EngineObserver, LegalMoves, MatchObserver, Micros, Seated};
+use crate::realtime::{build_bots, EngineEvent, EngineObserver, LegalMoves, MatchObserver, Micros, RealtimeRules, Seated};
 use crate::rng::{rng_from, MatchSeeds, SimRng};
 use rand::RngExt;
 use crate::settings::Settings;
@@ -62,6 +62,9 @@ impl Check {
             let moves = SpitMoves::of(&self.cfg, s, p);
             assert_eq!(moves.iter().collect::<Vec<_>>(), list, "legal order, player {p}, {s:?}");
             assert_eq!(moves.count(), list.len());
+            assert_eq!(moves.is_empty(), list.is_empty());
+            let progress = list.iter().any(|&a| is_progress(s, p, a));
+            assert_eq!(SpitRules { cfg: self.cfg }.has_progress(s, p), progress, "SPIT-STALL-1, player {p}, {s:?}");
             for &a in &self.every {
                 assert_eq!(moves.contains(a), list.contains(&a), "{a:?}, player {p}, {s:?}");
             }
@@ -105,7 +108,10 @@ fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them()
     for flags in flag_sets {
         let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
         let cfg = SpitConfig::from_settings(&Settings::parse(&crate::games::spit::config::SPIT_FLAGS, &flags).unwrap());
-        let strategies = ["greedy", "smart"].map(|name| REGISTRY.iter().find(|r| r.info.name == name).unwrap().make_default()).into();
+        // smart also with weights under which flips and fills outrank plays and tie them.
+        let odd = ["smart,flip=1000,fill=1100,follow_cost=0,uncover=0", "smart,flip=1300,fill=1298,keep_follow=-3"];
+        let named = ["greedy", "smart"].map(|name| REGISTRY.iter().find(|r| r.info.name == name).unwrap().make_default());
+        let strategies = named.into_iter().chain(odd.map(|spec| REGISTRY.iter().find(|r| r.info.name == "smart").unwrap().make_for(&BotSpec::parse(spec).unwrap()).unwrap())).collect();
         let mut check = Check { cfg, every: every_action(), strategies, states: 0, choices: 0 };
         for seed in 0..6 {
             play_match(&SpitRules { cfg }, &seats, &MatchSeeds::of_deal(seed), &mut check);
