@@ -17,8 +17,8 @@
 use super::config::{DrawTiming, Rules};
 use super::events::{Event, HookEvent, Hooked, Observer, PickupReason, When};
 use super::pile::Pile;
-use super::ranks::{Rank, Ranks, THREE};
-use super::rules::{clear_cause, is_legal_play, legal_plays, Action, ClearCause, Decision};
+use super::ranks::{Rank, Ranks, TEN, THREE};
+use super::rules::{is_legal_play, legal_plays, Action, ClearCause, Decision};
 use super::view::View;
 use crate::rng::{ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
@@ -523,7 +523,6 @@ impl State {
     /// §17 `resolve`: moves the played cards, updates the 3-run, the obligation and the
     /// pile, and clears. Returns true if the play earned a bonus play.
     fn resolve<O: Observer>(&mut self, p: u8, r: Rank, n: u8, obs: &mut O) -> bool {
-        let cause = clear_cause(&self.pile, self.run3, r, n);
         if r == THREE {
             self.out.add(THREE, n);
             self.run3 += n;
@@ -541,16 +540,21 @@ impl State {
             }
             false
         } else {
+            // What `clear_cause` says of a legal play that is not 3s, read off the pile
+            // after it: a 10 clears (LOPTI-10-2), else four of the top rank at the top
+            // (LOPTI-PLAY-3, LOPTI-7-4; a top run of 4 only comes from a clearing play).
             self.pile.push(r, n);
             self.run3 = 0;
             self.obligation = None;
-            match cause {
-                Some(c) => {
-                    self.clear(p, c, obs);
-                    true
-                }
-                None => false,
-            }
+            let cause = if r == TEN {
+                ClearCause::Ten
+            } else if self.pile.top_run() == 4 {
+                ClearCause::FourOfAKind
+            } else {
+                return false;
+            };
+            self.clear(p, cause, obs);
+            true
         }
     }
 
