@@ -24,6 +24,7 @@ use crate::rng::{ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
 use crate::runner::{Ending, IllegalChoice};
 use rand::RngExt;
+use std::cell::Cell;
 
 /// Zone id of the draw pile under [`State::hidden`] (seat `s`'s face-down cards are zone
 /// `s`). Cards never go back into either, so one id per zone and round is enough.
@@ -160,6 +161,42 @@ pub struct State {
     pub counters: Counters,
 }
 
+thread_local! {
+    /// The cards of the last deal [`State::deal`] made on this thread: the deal's seed,
+    /// the number of players, each seat's zones and the draw pile. They depend on nothing
+    /// else (the deck generator is [`MatchSeeds::deal_rng`], made from the seed alone).
+    static LAST_DEAL: Cell<Option<(u64, u8, [Player; MAX_SEATS], Ranks)>> = const { Cell::new(None) };
+}
+
+/// Shuffles the deck with `deck_rng` and deals it to `n` players (LOPTI-SETUP-1..3): three
+/// face-down, three face-up and three hand cards each, the rest to the draw pile.
+fn shuffle_and_deal(n: u8, deck_rng: &mut SimRng) -> ([Player; MAX_SEATS], Ranks) {
+    let mut deck = [0 as Rank; 52];
+    for (i, c) in deck.iter_mut().enumerate() {
+        *c = (i / 4) as Rank;
+    }
+    for i in (1..52).rev() {
+        deck.swap(i, deck_rng.random_range(0..=i));
+    }
+    let mut players = [Player::default(); MAX_SEATS];
+    let mut next = deck.iter().copied();
+    for zone in 0..3 {
+        for _ in 0..3 {
+            for p in players[..n as usize].iter_mut() {
+                let card = next.next().expect("52 cards are enough for 5 players");
+                match zone {
+                    0 => p.face_down.add(card, 1),
+                    1 => p.face_up.add(card, 1),
+                    _ => p.hand.add(card, 1),
+                }
+            }
+        }
+    }
+    let mut draw = Ranks::EMPTY;
+    next.for_each(|c| draw.add(c, 1));
+    (players, draw)
+}
+
 impl State {
     /// A state before its first turn: the players' cards and the draw pile as given,
     /// seat `starter` to play first, the setup phase ahead, an empty pile and every
@@ -194,9 +231,21 @@ impl State {
 
     /// Deals the round of a match with seeds `seeds`: the deck from
     /// [`MatchSeeds::deal_rng`], hidden cards from [`MatchSeeds::hidden`] (see
-    /// [`State::deal_with`]). Every seating of the deal gets the same cards.
+    /// [`State::deal_with`]). Every seating of the deal gets the same cards: the runner
+    /// plays a deal's seatings one after another on one thread, so the cards of the last
+    /// deal are kept per thread ([`LAST_DEAL`]) and the shuffle is made once per deal,
+    /// not once per seating (the same draws, so the same cards).
     pub fn deal<O: Observer>(n: u8, starter: u8, rules: Rules, seeds: &MatchSeeds, obs: &mut O) -> State {
-        State::deal_with(n, starter, rules, &mut seeds.deal_rng(), seeds.hidden(), obs)
+        assert!((2..=MAX_SEATS as u8).contains(&n) && starter < n, "Lopti needs 2 to 5 players (LOPTI-DECK-1)");
+        let (players, draw) = LAST_DEAL.with(|last| match last.get() {
+            Some((deal, m, players, draw)) if deal == seeds.deal && m == n => (players, draw),
+            _ => {
+                let (players, draw) = shuffle_and_deal(n, &mut seeds.deal_rng());
+                last.set(Some((seeds.deal, n, players, draw)));
+                (players, draw)
+            }
+        });
+        State::dealt(n, starter, rules, players, draw, seeds.hidden(), obs)
     }
 
     /// Deals a round for `n` players (LOPTI-SETUP-1..3): the deck shuffled by `deck_rng`,
@@ -208,29 +257,13 @@ impl State {
     /// previous winner, LOPTI-SETUP-5). Sends one [`Event::Deal`] per seat.
     pub fn deal_with<O: Observer>(n: u8, starter: u8, rules: Rules, deck_rng: &mut SimRng, hidden: ChanceKey, obs: &mut O) -> State {
         assert!((2..=MAX_SEATS as u8).contains(&n) && starter < n, "Lopti needs 2 to 5 players (LOPTI-DECK-1)");
-        let mut deck = [0 as Rank; 52];
-        for (i, c) in deck.iter_mut().enumerate() {
-            *c = (i / 4) as Rank;
-        }
-        for i in (1..52).rev() {
-            deck.swap(i, deck_rng.random_range(0..=i));
-        }
-        let mut players = [Player::default(); MAX_SEATS];
-        let mut next = deck.iter().copied();
-        for zone in 0..3 {
-            for _ in 0..3 {
-                for p in players[..n as usize].iter_mut() {
-                    let card = next.next().expect("52 cards are enough for 5 players");
-                    match zone {
-                        0 => p.face_down.add(card, 1),
-                        1 => p.face_up.add(card, 1),
-                        _ => p.hand.add(card, 1),
-                    }
-                }
-            }
-        }
-        let mut draw = Ranks::EMPTY;
-        next.for_each(|c| draw.add(c, 1));
+        let (players, draw) = shuffle_and_deal(n, deck_rng);
+        State::dealt(n, starter, rules, players, draw, hidden, obs)
+    }
+
+    /// The state of a fresh deal of `players` and `draw`: one [`Event::Deal`] per seat,
+    /// then the hooks after the deal.
+    fn dealt<O: Observer>(n: u8, starter: u8, rules: Rules, players: [Player; MAX_SEATS], draw: Ranks, hidden: ChanceKey, obs: &mut O) -> State {
         let mut state = State::at_start(rules, n, players, draw, hidden, starter);
         for seat in 0..n {
             let p = &state.players[seat as usize];

@@ -55,6 +55,29 @@ fn invariants_hold_after_every_action_in_10000_random_games_per_player_count() {
 }
 
 #[test]
+fn a_deal_is_the_same_whether_its_cards_are_kept_or_shuffled_again() {
+    use crate::games::lopti::events::NoObserver;
+    // `State::deal` keeps the last deal's cards per thread; a fresh shuffle must agree,
+    // whether the seed or the number of players changes from one call to the next.
+    let fresh = |n: u8, g: u64| {
+        let seeds = MatchSeeds::of_deal(g);
+        State::deal_with(n, 1, Rules::default(), &mut seeds.deal_rng(), seeds.hidden(), &mut NoObserver)
+    };
+    for g in 0..300u64 {
+        for n in 2..=5u8 {
+            for _ in 0..2 {
+                assert_eq!(State::deal(n, 1, Rules::default(), &MatchSeeds::of_deal(g), &mut NoObserver), fresh(n, g), "deal {g}, {n} players");
+            }
+        }
+    }
+    for n in 2..=5u8 {
+        for g in 0..300u64 {
+            assert_eq!(State::deal(n, 1, Rules::default(), &MatchSeeds::of_deal(g), &mut NoObserver), fresh(n, g), "deal {g}, {n} players");
+        }
+    }
+}
+
+#[test]
 fn each_invariant_check_can_fail() {
     let mut s = State::deal(3, 0, Rules::default(), &MatchSeeds::of_deal(1), &mut crate::games::lopti::events::NoObserver);
     s.phase = crate::games::lopti::state::Phase::Play;
