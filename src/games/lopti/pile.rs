@@ -72,6 +72,7 @@ impl Pile {
         self.four
     }
     /// Puts a play of `n` cards of rank `r` on top.
+    #[inline]
     pub fn push(&mut self, r: Rank, n: u8) {
         debug_assert!((1..=4).contains(&n));
         self.run = if self.top().is_some_and(|(q, _)| q == r) { self.run + n } else { n };

@@ -308,14 +308,12 @@ impl State {
 
     /// The next seat clockwise after `seat` that is not out (LOPTI-TURN-1, LOPTI-AMB-16).
     pub fn next_active(&self, seat: u8) -> u8 {
-        let mut s = seat;
-        loop {
-            // (s + 1) % n without a division.
-            s = if s + 1 == self.n { 0 } else { s + 1 };
-            if !self.is_out(s) || s == seat {
-                return s;
-            }
-        }
+        // The seats still in as bits: the lowest one above `seat`, else the lowest one
+        // (round the table), else `seat` itself when nobody is left.
+        let active = ((1u32 << self.n) - 1) & !(self.out_mask as u32);
+        let above = active & !((2u32 << seat) - 1);
+        let next = if above != 0 { above } else { active | 1 << seat };
+        next.trailing_zeros() as u8
     }
 
     /// The seats in setup order: clockwise from the starter.
