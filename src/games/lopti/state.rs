@@ -465,7 +465,10 @@ impl State {
             }
             Action::Pickup => {
                 let hand = self.players[p as usize].hand;
-                let reason = if hand.is_empty() || self.has_legal_play() { PickupReason::Voluntary } else { PickupReason::Forced };
+                // Only the `Pickup` event reports the reason: not worked out for an
+                // observer that takes no events.
+                let forced = O::EVENTS && !hand.is_empty() && !self.has_legal_play();
+                let reason = if forced { PickupReason::Forced } else { PickupReason::Voluntary };
                 self.pickup(p, reason, obs);
                 self.next_turn(obs);
             }
