@@ -727,6 +727,7 @@ impl State {
     }
 
     /// The turn ends after a play: the owed draw (`end_of_turn`), then the next turn.
+    #[inline]
     fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         if self.turn.draw_owed {
             self.turn.draw_owed = false;
@@ -738,6 +739,7 @@ impl State {
     }
 
     /// Passes the turn to the next active player, or ends the round (LOPTI-WIN-4).
+    #[inline]
     fn next_turn<O: Observer>(&mut self, obs: &mut O) {
         let over = if self.rules.play_for_rankings { self.active() <= 1 } else { self.winner.is_some() };
         if over {
