@@ -309,6 +309,9 @@ pub enum Event {
 pub trait Observer {
     /// True for an observer that runs special rules in [`Observer::hook`].
     const HOOKS: bool = false;
+    /// False for an observer that ignores every event ([`NoObserver`]): the engine then
+    /// skips working out what only an event reports (a pick-up's reason).
+    const EVENTS: bool = true;
     /// Called for each event, in order. A `Play` is reported when its cards have left the
     /// player's zone and before they are resolved (the `Obligation` or `Clear` follows).
     fn event(&mut self, state: &State, ev: Event);
@@ -331,6 +334,8 @@ pub trait Observer {
 pub struct NoObserver;
 
 impl Observer for NoObserver {
+    const EVENTS: bool = false;
+
     #[inline(always)]
     fn event(&mut self, _: &State, _: Event) {}
 }

@@ -7,7 +7,9 @@
 //! top of the one basic draw per turn (LOPTI-INV-8). No rule in the catalog brings
 //! cleared cards back, so LOPTI-INV-3 stays as it is.
 
+use super::config::{Rules, SevenOnSeven};
 use super::events::{Event, Observer};
+use super::rules::{Clears, Plays};
 use super::ranks::{Ranks, TEN, THREE};
 use super::state::{Phase, State};
 use super::entry::MAX_SEATS;
@@ -50,6 +52,27 @@ pub fn check_state(s: &State) -> Result<(), String> {
         if s.is_out(seat as u8) != (p.cards() == 0) {
             return Err(format!("LOPTI-INV-9: P{seat} out={} with {} cards", s.is_out(seat as u8), p.cards()));
         }
+    }
+    Ok(())
+}
+
+/// Checks what the state keeps up to date instead of recomputing it (the pile's legal
+/// plays and four-of-a-kind clears, [`Pile::allowed`](super::pile::Pile::allowed) and
+/// [`Pile::four`](super::pile::Pile::four)) against a recomputation from scratch, for
+/// both 3-obligation cases and both `seven_on_seven` rules.
+pub fn check_kept(s: &State) -> Result<(), String> {
+    for seven_on_seven in [SevenOnSeven::EqualMore, SevenOnSeven::Free] {
+        let rules = Rules { seven_on_seven, ..s.rules };
+        for obligated in [false, true] {
+            let (kept, fresh) = (Plays::allowed(&s.pile, obligated, &rules), Plays::allowed_from_scratch(&s.pile, obligated, &rules));
+            if kept != fresh {
+                return Err(format!("kept legal plays {kept:?} on {:?} (obligated {obligated}, {seven_on_seven:?}), recomputed {fresh:?}", s.pile));
+            }
+        }
+    }
+    let (kept, fresh) = (Plays(s.pile.four()), Clears::four_from_scratch(&s.pile));
+    if kept != fresh {
+        return Err(format!("kept four-of-a-kind clears {kept:?} on {:?}, recomputed {fresh:?}", s.pile));
     }
     Ok(())
 }
@@ -104,6 +127,9 @@ impl InvariantChecker {
 
 impl Observer for InvariantChecker {
     fn event(&mut self, s: &State, ev: Event) {
+        if let Err(e) = check_kept(s) {
+            self.fail(e);
+        }
         match ev {
             Event::Deal { seat, hand, face_up, face_down } => {
                 if (hand.len(), face_up.len(), face_down.len()) != (3, 3, 3) || s.draw.len() != 52 - 9 * s.n as u32 {
@@ -155,7 +181,7 @@ impl Observer for InvariantChecker {
     fn resolved(&mut self, s: &State) {
         self.checks += 1;
         self.check_changes(s);
-        if let Err(e) = check_state(s) {
+        if let Err(e) = check_state(s).and_then(|()| check_kept(s)) {
             self.fail(e);
         }
     }

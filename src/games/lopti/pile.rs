@@ -2,6 +2,7 @@
 //! (LOPTI-STATE-2, LOPTI-STATE-3), stored inline so a game state stays `Copy`.
 
 use super::ranks::{rank_name, Rank, Ranks};
+use super::rules::on_top;
 use std::fmt;
 
 /// Most plays a pile can hold: it never holds a 3 or a 10 (LOPTI-INV-4), so at most
@@ -17,11 +18,19 @@ pub struct Pile {
     /// The top run, kept up to date by `push` (see [`Pile::top_run`]).
     run: u8,
     cards: Ranks,
+    /// Kept up to date by `push` (a function of the top play and the top run): the plays
+    /// legal on this pile for a player without the 3 obligation under
+    /// `seven_on_seven=equal_more` ([`Pile::allowed`]).
+    allowed: u64,
+    /// Kept like `allowed`: the plays that would clear this pile as four of a kind
+    /// ([`Pile::four`]).
+    four: u64,
 }
 
 impl Default for Pile {
     fn default() -> Self {
-        Pile { plays: [0; MAX_PLAYS], len: 0, run: 0, cards: Ranks::EMPTY }
+        let (allowed, four) = on_top(None);
+        Pile { plays: [0; MAX_PLAYS], len: 0, run: 0, cards: Ranks::EMPTY, allowed, four }
     }
 }
 
@@ -50,13 +59,27 @@ impl Pile {
     pub fn top_run(&self) -> u8 {
         self.run
     }
+    /// The plays legal on this pile for a player without the 3 obligation under
+    /// `seven_on_seven=equal_more`, as [`Plays`](super::rules::Plays) bits: kept up to
+    /// date by `push`, so asking costs one load ([`Plays::allowed`](super::rules::Plays::allowed)
+    /// adds the rest).
+    pub fn allowed(&self) -> u64 {
+        self.allowed
+    }
+    /// The plays that would clear this pile as four of a kind (LOPTI-PLAY-3, LOPTI-7-4),
+    /// as [`Plays`](super::rules::Plays) bits, kept up to date by `push`.
+    pub fn four(&self) -> u64 {
+        self.four
+    }
     /// Puts a play of `n` cards of rank `r` on top.
+    #[inline]
     pub fn push(&mut self, r: Rank, n: u8) {
         debug_assert!((1..=4).contains(&n));
         self.run = if self.top().is_some_and(|(q, _)| q == r) { self.run + n } else { n };
         self.plays[self.len as usize] = r | n << 4;
         self.len += 1;
         self.cards.add(r, n);
+        (self.allowed, self.four) = on_top(Some((r, n, self.run)));
     }
     /// A 64-bit hash of the plays, bottom to top (equal piles give equal fingerprints).
     pub fn fingerprint(&self) -> u64 {
@@ -106,5 +129,24 @@ mod tests {
         assert_eq!(p.cards().len(), 6);
         assert_eq!(p.take().len(), 6);
         assert!(p.is_empty());
+    }
+
+    #[test]
+    fn the_kept_legal_plays_and_clears_are_checked_against_a_recomputation() {
+        use crate::games::lopti::config::Rules;
+        use crate::games::lopti::events::NoObserver;
+        use crate::games::lopti::invariants::check_kept;
+        use crate::games::lopti::state::State;
+        let mut s = State::deal(2, 0, Rules::default(), &crate::rng::MatchSeeds::of_deal(1), &mut NoObserver);
+        for (r, n) in [(7, 1), (7, 2), (5, 1), (5, 2), (0, 1), (11, 3)] {
+            s.pile.push(r, n);
+            assert_eq!(check_kept(&s), Ok(()), "after {n} x {}", rank_name(r));
+        }
+        let mut wrong = s;
+        wrong.pile.allowed ^= 1;
+        assert!(check_kept(&wrong).is_err_and(|e| e.starts_with("kept legal plays")));
+        let mut wrong = s;
+        wrong.pile.four ^= 1 << 3;
+        assert!(check_kept(&wrong).is_err_and(|e| e.starts_with("kept four-of-a-kind")));
     }
 }

@@ -75,8 +75,14 @@ impl<'a> Seats<'a> {
         let seat = state.current;
         let view = state.view(seat);
         let legal = view.legal_actions();
-        let action = legal.single().unwrap_or_else(|| self.bots[seat as usize].act(&view, &legal, self.dice.seat(seat)));
-        (action, legal.contains(&action))
+        match legal.single() {
+            // The only legal action is legal: no need to look it up.
+            Some(action) => (action, true),
+            None => {
+                let action = self.bots[seat as usize].act(&view, &legal, self.dice.seat(seat));
+                (action, legal.contains(&action))
+            }
+        }
     }
 
     /// The hand card seat `seat` gives away when a special rule makes it give one.
@@ -110,6 +116,7 @@ struct Plain<'a, 'o, O: Observer> {
 
 impl<O: Observer> Observer for Plain<'_, '_, O> {
     const HOOKS: bool = O::HOOKS;
+    const EVENTS: bool = O::EVENTS;
 
     #[inline(always)]
     fn event(&mut self, state: &State, ev: Event) {

@@ -97,7 +97,9 @@ impl Actions {
 
     /// The only legal action, if there is exactly one (the turn loop then asks nobody).
     pub fn single(&self) -> Option<Action> {
-        self.0.is_power_of_two().then(|| ACTIONS[self.0.trailing_zeros() as usize])
+        // One bit set: `x & (x - 1)` clears it (`is_power_of_two` counts the bits, which
+        // is a software routine on the baseline x86-64 target).
+        (self.0 != 0 && self.0 & self.0.wrapping_sub(1) == 0).then(|| ACTIONS[self.0.trailing_zeros() as usize])
     }
 
     /// The legal plays.
@@ -185,6 +187,68 @@ const fn rank_bits(r: Rank) -> u64 {
     0xF << (4 * r as u32)
 }
 
+/// Four cards of any rank but 3 and 10: the plays that clear an empty pile (or one whose
+/// top play is another rank) as four of a kind.
+const FOUR_ANY: u64 = ONES << 3 & !(rank_bits(THREE) | rank_bits(TEN));
+
+/// The plays legal on a pile whose top play is `m` x `q` with top run `run`, for a player
+/// without the obligation, under `seven_on_seven=equal_more` (the rules of
+/// [`Plays::allowed_from_scratch`]).
+const fn allowed_on(q: Rank, m: u8, run: u8) -> u64 {
+    let others = if q == SEVEN {
+        LOW_ON_SEVEN
+    } else {
+        let higher = if q == TWO { EVERY } else { EVERY & !((1 << (4 * q as u32 + 4)) - 1) };
+        rank_bits(TWO) | rank_bits(SEVEN) | rank_bits(TEN) | higher
+    };
+    let mut plays = others | rank_bits(THREE);
+    if q != THREE {
+        let more = (0xF << m) & 0xF;
+        let complete = if run < 4 { 1 << (3 - run) } else { 0 };
+        plays = plays & !rank_bits(q) | (more | complete) << (4 * q as u32);
+    }
+    plays
+}
+
+/// The plays that clear a pile whose top play is of rank `q` with top run `run` as four
+/// of a kind (the rules of [`Clears::four_from_scratch`]).
+const fn four_on(q: Rank, run: u8) -> u64 {
+    if q == THREE || q == TEN {
+        return FOUR_ANY;
+    }
+    let complete = if run < 4 { 1 << (3 - run) } else { 0 };
+    FOUR_ANY & !rank_bits(q) | complete << (4 * q as u32)
+}
+
+/// Entries per rank in [`ON_TOP`]: top play counts 1..=4, top runs 0..=4 (a longer run
+/// allows what a run of 4 allows).
+const PER_RANK: usize = 4 * 5;
+
+/// [`allowed_on`] and [`four_on`] for every top play and top run, so that a push keeps
+/// them with one lookup.
+static ON_TOP: [(u64, u64); 13 * PER_RANK] = {
+    let mut table = [(0, 0); 13 * PER_RANK];
+    let mut i = 0;
+    while i < table.len() {
+        let (q, m, run) = ((i / PER_RANK) as Rank, (i % PER_RANK / 5 + 1) as u8, (i % 5) as u8);
+        table[i] = (allowed_on(q, m, run), four_on(q, run));
+        i += 1;
+    }
+    table
+};
+
+/// What a pile keeps about its top (see [`Pile::allowed`] and [`Pile::four`]): for the
+/// top play `m` x `q` with top run `run`, or `None` for an empty table, the plays legal
+/// without the obligation under `seven_on_seven=equal_more`, and the plays that clear it
+/// as four of a kind.
+#[inline]
+pub(super) fn on_top(top: Option<(Rank, u8, u8)>) -> (u64, u64) {
+    match top {
+        None => (EVERY, FOUR_ANY),
+        Some((q, m, run)) => ON_TOP[q as usize * PER_RANK + (m as usize - 1) * 5 + run.min(4) as usize],
+    }
+}
+
 impl Plays {
     /// No play.
     pub const NONE: Plays = Plays(0);
@@ -206,6 +270,20 @@ impl Plays {
     /// (LOPTI-7-2); elsewhere 2, 7 and 10 (LOPTI-PLAY-4) and, after a 2 any rank
     /// (LOPTI-2-2), else the ranks above `q` (LOPTI-PLAY-2).
     pub fn allowed(pile: &Pile, obligated: bool, rules: &Rules) -> Plays {
+        if obligated && !pile.is_empty() {
+            return Plays(rank_bits(THREE));
+        }
+        // The pile keeps its plays under `equal_more`; `free` adds every count of 7 on a 7.
+        let mut plays = pile.allowed();
+        if rules.seven_on_seven == SevenOnSeven::Free && pile.top().is_some_and(|(q, _)| q == SEVEN) {
+            plays |= rank_bits(SEVEN);
+        }
+        Plays(plays)
+    }
+
+    /// [`Plays::allowed`] computed from the pile's plays, not from what the pile keeps
+    /// (the invariant checks compare the two).
+    pub fn allowed_from_scratch(pile: &Pile, obligated: bool, rules: &Rules) -> Plays {
         let Some((q, m)) = pile.top() else { return Plays(EVERY) };
         if obligated {
             return Plays(rank_bits(THREE));
@@ -316,14 +394,19 @@ pub struct Clears {
 impl Clears {
     /// The pile `pile` with `run3` discarded 3s beside it.
     pub fn on(pile: &Pile, run3: u8) -> Clears {
+        Clears { four: Plays(pile.four()), three_run: Plays(three_run(run3)) }
+    }
+
+    /// The four-of-a-kind plays of [`Clears::on`] computed from the pile's plays, not from
+    /// what the pile keeps (the invariant checks compare the two).
+    pub fn four_from_scratch(pile: &Pile) -> Plays {
         let mut four = ONES << 3 & !(rank_bits(THREE) | rank_bits(TEN));
         if let Some((q, _)) = pile.top().filter(|&(q, _)| q != THREE && q != TEN) {
             let run = pile.top_run() as u32;
             let complete = if run < 4 { 1 << (3 - run) } else { 0 };
             four = four & !rank_bits(q) | complete << (4 * q as u32);
         }
-        let three_run = if run3 < 4 { 1 << (4 * THREE as u32 + 3 - run3 as u32) } else { 0 };
-        Clears { four: Plays(four), three_run: Plays(three_run) }
+        Plays(four)
     }
 
     /// The plays that clear by `cause` (none by a special rule: that is no play's doing).
@@ -335,6 +418,11 @@ impl Clears {
             ClearCause::SpecialRule => Plays::NONE,
         }
     }
+}
+
+/// The 3s that bring `run3` discarded 3s beside the pile to four.
+fn three_run(run3: u8) -> u64 {
+    if run3 < 4 { 1 << (4 * THREE as u32 + 3 - run3 as u32) } else { 0 }
 }
 
 /// The decision in front of the player on turn, as far as legality is concerned.

@@ -17,13 +17,14 @@
 use super::config::{DrawTiming, Rules};
 use super::events::{Event, HookEvent, Hooked, Observer, PickupReason, When};
 use super::pile::Pile;
-use super::ranks::{Rank, Ranks, THREE};
-use super::rules::{clear_cause, is_legal_play, legal_plays, Action, ClearCause, Decision};
+use super::ranks::{Rank, Ranks, TEN, THREE};
+use super::rules::{is_legal_play, legal_plays, Action, ClearCause, Decision};
 use super::view::View;
 use crate::rng::{ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
 use crate::runner::{Ending, IllegalChoice};
 use rand::RngExt;
+use std::cell::Cell;
 
 /// Zone id of the draw pile under [`State::hidden`] (seat `s`'s face-down cards are zone
 /// `s`). Cards never go back into either, so one id per zone and round is enough.
@@ -160,6 +161,42 @@ pub struct State {
     pub counters: Counters,
 }
 
+thread_local! {
+    /// The cards of the last deal [`State::deal`] made on this thread: the deal's seed,
+    /// the number of players, each seat's zones and the draw pile. They depend on nothing
+    /// else (the deck generator is [`MatchSeeds::deal_rng`], made from the seed alone).
+    static LAST_DEAL: Cell<Option<(u64, u8, [Player; MAX_SEATS], Ranks)>> = const { Cell::new(None) };
+}
+
+/// Shuffles the deck with `deck_rng` and deals it to `n` players (LOPTI-SETUP-1..3): three
+/// face-down, three face-up and three hand cards each, the rest to the draw pile.
+fn shuffle_and_deal(n: u8, deck_rng: &mut SimRng) -> ([Player; MAX_SEATS], Ranks) {
+    let mut deck = [0 as Rank; 52];
+    for (i, c) in deck.iter_mut().enumerate() {
+        *c = (i / 4) as Rank;
+    }
+    for i in (1..52).rev() {
+        deck.swap(i, deck_rng.random_range(0..=i));
+    }
+    let mut players = [Player::default(); MAX_SEATS];
+    let mut next = deck.iter().copied();
+    for zone in 0..3 {
+        for _ in 0..3 {
+            for p in players[..n as usize].iter_mut() {
+                let card = next.next().expect("52 cards are enough for 5 players");
+                match zone {
+                    0 => p.face_down.add(card, 1),
+                    1 => p.face_up.add(card, 1),
+                    _ => p.hand.add(card, 1),
+                }
+            }
+        }
+    }
+    let mut draw = Ranks::EMPTY;
+    next.for_each(|c| draw.add(c, 1));
+    (players, draw)
+}
+
 impl State {
     /// A state before its first turn: the players' cards and the draw pile as given,
     /// seat `starter` to play first, the setup phase ahead, an empty pile and every
@@ -194,9 +231,21 @@ impl State {
 
     /// Deals the round of a match with seeds `seeds`: the deck from
     /// [`MatchSeeds::deal_rng`], hidden cards from [`MatchSeeds::hidden`] (see
-    /// [`State::deal_with`]). Every seating of the deal gets the same cards.
+    /// [`State::deal_with`]). Every seating of the deal gets the same cards: the runner
+    /// plays a deal's seatings one after another on one thread, so the cards of the last
+    /// deal are kept per thread ([`LAST_DEAL`]) and the shuffle is made once per deal,
+    /// not once per seating (the same draws, so the same cards).
     pub fn deal<O: Observer>(n: u8, starter: u8, rules: Rules, seeds: &MatchSeeds, obs: &mut O) -> State {
-        State::deal_with(n, starter, rules, &mut seeds.deal_rng(), seeds.hidden(), obs)
+        assert!((2..=MAX_SEATS as u8).contains(&n) && starter < n, "Lopti needs 2 to 5 players (LOPTI-DECK-1)");
+        let (players, draw) = LAST_DEAL.with(|last| match last.get() {
+            Some((deal, m, players, draw)) if deal == seeds.deal && m == n => (players, draw),
+            _ => {
+                let (players, draw) = shuffle_and_deal(n, &mut seeds.deal_rng());
+                last.set(Some((seeds.deal, n, players, draw)));
+                (players, draw)
+            }
+        });
+        State::dealt(n, starter, rules, players, draw, seeds.hidden(), obs)
     }
 
     /// Deals a round for `n` players (LOPTI-SETUP-1..3): the deck shuffled by `deck_rng`,
@@ -208,29 +257,13 @@ impl State {
     /// previous winner, LOPTI-SETUP-5). Sends one [`Event::Deal`] per seat.
     pub fn deal_with<O: Observer>(n: u8, starter: u8, rules: Rules, deck_rng: &mut SimRng, hidden: ChanceKey, obs: &mut O) -> State {
         assert!((2..=MAX_SEATS as u8).contains(&n) && starter < n, "Lopti needs 2 to 5 players (LOPTI-DECK-1)");
-        let mut deck = [0 as Rank; 52];
-        for (i, c) in deck.iter_mut().enumerate() {
-            *c = (i / 4) as Rank;
-        }
-        for i in (1..52).rev() {
-            deck.swap(i, deck_rng.random_range(0..=i));
-        }
-        let mut players = [Player::default(); MAX_SEATS];
-        let mut next = deck.iter().copied();
-        for zone in 0..3 {
-            for _ in 0..3 {
-                for p in players[..n as usize].iter_mut() {
-                    let card = next.next().expect("52 cards are enough for 5 players");
-                    match zone {
-                        0 => p.face_down.add(card, 1),
-                        1 => p.face_up.add(card, 1),
-                        _ => p.hand.add(card, 1),
-                    }
-                }
-            }
-        }
-        let mut draw = Ranks::EMPTY;
-        next.for_each(|c| draw.add(c, 1));
+        let (players, draw) = shuffle_and_deal(n, deck_rng);
+        State::dealt(n, starter, rules, players, draw, hidden, obs)
+    }
+
+    /// The state of a fresh deal of `players` and `draw`: one [`Event::Deal`] per seat,
+    /// then the hooks after the deal.
+    fn dealt<O: Observer>(n: u8, starter: u8, rules: Rules, players: [Player; MAX_SEATS], draw: Ranks, hidden: ChanceKey, obs: &mut O) -> State {
         let mut state = State::at_start(rules, n, players, draw, hidden, starter);
         for seat in 0..n {
             let p = &state.players[seat as usize];
@@ -275,14 +308,12 @@ impl State {
 
     /// The next seat clockwise after `seat` that is not out (LOPTI-TURN-1, LOPTI-AMB-16).
     pub fn next_active(&self, seat: u8) -> u8 {
-        let mut s = seat;
-        loop {
-            // (s + 1) % n without a division.
-            s = if s + 1 == self.n { 0 } else { s + 1 };
-            if !self.is_out(s) || s == seat {
-                return s;
-            }
-        }
+        // The seats still in as bits: the lowest one above `seat`, else the lowest one
+        // (round the table), else `seat` itself when nobody is left.
+        let active = ((1u32 << self.n) - 1) & !(self.out_mask as u32);
+        let above = active & !((2u32 << seat) - 1);
+        let next = if above != 0 { above } else { active | 1 << seat };
+        next.trailing_zeros() as u8
     }
 
     /// The seats in setup order: clockwise from the starter.
@@ -434,7 +465,10 @@ impl State {
             }
             Action::Pickup => {
                 let hand = self.players[p as usize].hand;
-                let reason = if hand.is_empty() || self.has_legal_play() { PickupReason::Voluntary } else { PickupReason::Forced };
+                // Only the `Pickup` event reports the reason: not worked out for an
+                // observer that takes no events.
+                let forced = O::EVENTS && !hand.is_empty() && !self.has_legal_play();
+                let reason = if forced { PickupReason::Forced } else { PickupReason::Voluntary };
                 self.pickup(p, reason, obs);
                 self.next_turn(obs);
             }
@@ -523,7 +557,6 @@ impl State {
     /// §17 `resolve`: moves the played cards, updates the 3-run, the obligation and the
     /// pile, and clears. Returns true if the play earned a bonus play.
     fn resolve<O: Observer>(&mut self, p: u8, r: Rank, n: u8, obs: &mut O) -> bool {
-        let cause = clear_cause(&self.pile, self.run3, r, n);
         if r == THREE {
             self.out.add(THREE, n);
             self.run3 += n;
@@ -541,16 +574,21 @@ impl State {
             }
             false
         } else {
+            // What `clear_cause` says of a legal play that is not 3s, read off the pile
+            // after it: a 10 clears (LOPTI-10-2), else four of the top rank at the top
+            // (LOPTI-PLAY-3, LOPTI-7-4; a top run of 4 only comes from a clearing play).
             self.pile.push(r, n);
             self.run3 = 0;
             self.obligation = None;
-            match cause {
-                Some(c) => {
-                    self.clear(p, c, obs);
-                    true
-                }
-                None => false,
-            }
+            let cause = if r == TEN {
+                ClearCause::Ten
+            } else if self.pile.top_run() == 4 {
+                ClearCause::FourOfAKind
+            } else {
+                return false;
+            };
+            self.clear(p, cause, obs);
+            true
         }
     }
 
@@ -689,6 +727,7 @@ impl State {
     }
 
     /// The turn ends after a play: the owed draw (`end_of_turn`), then the next turn.
+    #[inline]
     fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         if self.turn.draw_owed {
             self.turn.draw_owed = false;
@@ -700,6 +739,7 @@ impl State {
     }
 
     /// Passes the turn to the next active player, or ends the round (LOPTI-WIN-4).
+    #[inline]
     fn next_turn<O: Observer>(&mut self, obs: &mut O) {
         let over = if self.rules.play_for_rankings { self.active() <= 1 } else { self.winner.is_some() };
         if over {

@@ -55,6 +55,53 @@ fn invariants_hold_after_every_action_in_10000_random_games_per_player_count() {
 }
 
 #[test]
+fn a_deal_is_the_same_whether_its_cards_are_kept_or_shuffled_again() {
+    use crate::games::lopti::events::NoObserver;
+    // `State::deal` keeps the last deal's cards per thread; a fresh shuffle must agree,
+    // whether the seed or the number of players changes from one call to the next.
+    let fresh = |n: u8, g: u64| {
+        let seeds = MatchSeeds::of_deal(g);
+        State::deal_with(n, 1, Rules::default(), &mut seeds.deal_rng(), seeds.hidden(), &mut NoObserver)
+    };
+    for g in 0..300u64 {
+        for n in 2..=5u8 {
+            for _ in 0..2 {
+                assert_eq!(State::deal(n, 1, Rules::default(), &MatchSeeds::of_deal(g), &mut NoObserver), fresh(n, g), "deal {g}, {n} players");
+            }
+        }
+    }
+    for n in 2..=5u8 {
+        for g in 0..300u64 {
+            assert_eq!(State::deal(n, 1, Rules::default(), &MatchSeeds::of_deal(g), &mut NoObserver), fresh(n, g), "deal {g}, {n} players");
+        }
+    }
+}
+
+#[test]
+fn the_next_active_seat_is_the_first_one_clockwise_not_out_lopti_turn_1() {
+    // `State::next_active` works on the seats as bits; the walk round the table it
+    // replaces, for every table size, seat and set of seats out.
+    let walk = |s: &State, seat: u8| {
+        let mut t = seat;
+        loop {
+            t = (t + 1) % s.n;
+            if !s.is_out(t) || t == seat {
+                return t;
+            }
+        }
+    };
+    for n in 2..=5u8 {
+        let mut s = State::deal(n, 0, Rules::default(), &MatchSeeds::of_deal(3), &mut crate::games::lopti::events::NoObserver);
+        for out in 0..1u8 << n {
+            s.out_mask = out;
+            for seat in 0..n {
+                assert_eq!(s.next_active(seat), walk(&s, seat), "LOPTI-TURN-1: {n} players, out {out:b}, after seat {seat}");
+            }
+        }
+    }
+}
+
+#[test]
 fn each_invariant_check_can_fail() {
     let mut s = State::deal(3, 0, Rules::default(), &MatchSeeds::of_deal(1), &mut crate::games::lopti::events::NoObserver);
     s.phase = crate::games::lopti::state::Phase::Play;
