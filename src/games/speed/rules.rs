@@ -58,6 +58,23 @@ pub fn fitting(cfg: &SpeedConfig, top: Card) -> CardSet {
     CardSet(FITTING[cfg.wrap as usize][top.rank() as usize])
 }
 
+/// The ranks a card may have to be played on a centre top now: bit `r - 1` for rank `r`
+/// (none before the opening flip).
+pub fn ranks_fitting_tops(cfg: &SpeedConfig, s: &SpeedState) -> u16 {
+    let cards = s.centre.iter().filter_map(|pile| pile.top).fold(0u64, |m, t| m | fitting(cfg, t).0);
+    // FITTING holds every suit of a rank or none: one bit per rank (its clubs card).
+    (0..13).filter(|r| cards >> (4 * r) & 1 == 1).fold(0, |m, r| m | 1 << r)
+}
+
+/// A constraint on player `p`'s hand memory: none of his hand cards fits a centre top
+/// now ([`super::state::HandMemory`]).
+fn fits_no_top(cfg: &SpeedConfig, s: &mut SpeedState, p: usize) {
+    let ranks = ranks_fitting_tops(cfg, s);
+    let me = &mut s.players[p];
+    let slots = me.hand_count();
+    me.memory.exclude(ranks, slots);
+}
+
 /// True if player `p` can play a hand card on a centre pile now.
 pub fn has_play(cfg: &SpeedConfig, s: &SpeedState, p: usize) -> bool {
     let hand = s.players[p].hand;
@@ -113,11 +130,17 @@ impl RealtimeRules for SpeedRules {
     /// A played card leaves the hand at once. A drawn card stays in the stock until it
     /// reaches the hand: it is face-down on the way, so which card it is is decided at
     /// landing (deferred decision), and only the owner touches his stock.
+    /// Everybody sees a player reach for his stock: a draw he starts adds to the public
+    /// memory that none of his hand cards fits a top now (a player who plays whenever he
+    /// can draws only then).
     fn lift(&self, s: &mut SpeedState, p: usize, a: SpeedAction) {
-        if let SpeedAction::Play { card, .. } = a {
-            let me = &mut s.players[p];
-            me.hand.remove(card);
-            me.flying = Some(card);
+        match a {
+            SpeedAction::Play { card, .. } => {
+                let me = &mut s.players[p];
+                me.hand.remove(card);
+                me.flying = Some(card);
+            }
+            SpeedAction::Draw => fits_no_top(&self.cfg, s, p),
         }
     }
 
@@ -129,7 +152,10 @@ impl RealtimeRules for SpeedRules {
                 if !s.centre[j].top.is_some_and(|t| playable_on(&self.cfg, card, t)) {
                     return Landing::Rejected;
                 }
-                s.players[p].flying = None;
+                let me = &mut s.players[p];
+                let slots = me.hand_count();
+                me.memory.remove(card.rank(), slots);
+                me.flying = None;
                 s.show(j, card);
                 s.recycled_since_landing = false;
                 // SPEED-WIN-1: the player has played every card of his hand and stock.
@@ -174,7 +200,12 @@ impl RealtimeRules for SpeedRules {
 
     /// Side pile `j` turns one card onto centre pile `j`; player `j` turns it, and both
     /// turns happen at the same instant (SPEED-STALL-1, SPEED-AMB-3).
+    /// At the stall nobody can play (SPEED-STALL-1): the hand memory of both players
+    /// records it before any card moves.
     fn synchronise(&self, s: &mut SpeedState, _: &[Option<NoDecision>; MAX_PLAYERS], _: &mut SimRng) -> [bool; MAX_PLAYERS] {
+        for p in 0..2 {
+            fits_no_top(&self.cfg, s, p);
+        }
         if s.side.iter().all(|x| x.is_empty()) {
             s.recycle();
         }
