@@ -40,13 +40,66 @@ pub struct PlayerCards {
 /// (he played a card he showed not to have: he does not always play when he can) the
 /// memory is cleared rather than kept wrong.
 ///
+/// A third constraint comes from waiting: a player who is idle after an event (no card
+/// in flight, no draw started, not busy after a flip) decides at once; if he still has
+/// started nothing when the next event comes, none of his cards fits the tops he saw.
+/// What everybody can tell is kept as three flags: he is drawing (from a draw's start
+/// to its landing), he may still be busy after a flip he made (until he next starts an
+/// action: when his hand is free again is not seen), and he was idle after the last
+/// event (*watched*, until he starts an action).
+///
 /// Because the sets are nested, the memory is kept as one *depth* per rank: rank `r` is
-/// excluded from the `depth(r)` oldest slots. 13 depths of 3 bits (0 to 5) fit in 48
-/// bits, so [`PlayerCards`] keeps its size.
+/// excluded from the `depth(r)` oldest slots. 13 depths of 3 bits (0 to 5) and the three
+/// flags fit in 48 bits, so [`PlayerCards`] keeps its size.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HandMemory([u16; 3]);
 
+/// The flag bits above the 39 depth bits.
+const DRAWING: u64 = 1 << 39;
+const RESTING: u64 = 1 << 40;
+const WATCHED: u64 = 1 << 41;
+/// The depth bits.
+const DEPTHS: u64 = (1 << 39) - 1;
+
 impl HandMemory {
+    fn flag(self, f: u64) -> bool {
+        self.bits() & f != 0
+    }
+    fn set_flag(&mut self, f: u64, on: bool) {
+        let b = self.bits();
+        self.store(if on { b | f } else { b & !f });
+    }
+    /// He has started a draw that has not landed.
+    pub fn drawing(self) -> bool {
+        self.flag(DRAWING)
+    }
+    /// He turned a side card (or the opening card) and has started nothing since: his
+    /// hand may still be busy.
+    pub fn may_rest(self) -> bool {
+        self.flag(RESTING)
+    }
+    /// He was idle after the last event and has started nothing since.
+    pub fn watched(self) -> bool {
+        self.flag(WATCHED)
+    }
+    /// He starts an action: a draw (`drawing`) or a play.
+    pub fn start(&mut self, drawing: bool) {
+        let b = self.bits() & !(RESTING | WATCHED | DRAWING);
+        self.store(if drawing { b | DRAWING } else { b });
+    }
+    /// His draw landed or was called off.
+    pub fn drawn(&mut self) {
+        self.set_flag(DRAWING, false);
+    }
+    /// He turned a card at a flip: busy for a while nobody can see.
+    pub fn rest(&mut self) {
+        self.set_flag(RESTING, true);
+    }
+    /// Marks him watched: idle after this event (set by the caller when he has no card
+    /// in flight and is neither drawing nor maybe resting).
+    pub fn watch(&mut self, on: bool) {
+        self.set_flag(WATCHED, on);
+    }
     fn bits(self) -> u64 {
         self.0[0] as u64 | (self.0[1] as u64) << 16 | (self.0[2] as u64) << 32
     }
@@ -83,7 +136,8 @@ impl HandMemory {
     pub fn remove(&mut self, rank: u8, slots: u32) -> bool {
         let k = self.depth(rank);
         if k >= slots {
-            *self = HandMemory::default();
+            let flags = self.bits() & !DEPTHS;
+            self.store(flags);
             return false;
         }
         let mut b = self.bits();
@@ -200,6 +254,9 @@ impl SpeedState {
     /// Turns the two middle cards face-up together: they start the centre piles
     /// (SPEED-START-1).
     pub fn turn_middle_cards(&mut self) {
+        for p in &mut self.players {
+            p.memory.rest();
+        }
         for pile in &mut self.centre {
             let c = pile.cards.nth(0);
             pile.top = Some(c);

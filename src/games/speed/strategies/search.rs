@@ -1,7 +1,9 @@
 //! `search`: looks ahead by determinized rollouts. For each decision with two or more
 //! candidate moves (its plays; a draw only when it has no play, so then it is alone), it
 //! samples positions consistent with its view: the opponent's hand dealt at random from
-//! the cards it has not seen (as many as he holds), the two stocks and the side piles
+//! the cards it has not seen (as many as he holds), each of his cards among the ranks the
+//! public hand memory leaves it ([`HandMemory`](crate::games::speed::state::HandMemory):
+//! what his draws, his waiting and the stalls showed), the two stocks and the side piles
 //! from the rest (the cards it remembers leaving the centre when the side piles were
 //! re-formed go to the side piles), new hidden-zone keys, and an opponent's card in
 //! flight guessed. From each sample it plays every candidate and the next `horizon`
@@ -44,7 +46,7 @@ const PARAMS: &[ParamDef] = &[
     BUDGET[0],
     BUDGET[1],
     BUDGET[2],
-    ParamDef { name: "memory", about: "1: deal the opponent's hand from what his draws and the stalls showed (public memory); 0: uniformly from the unseen cards", default: 1.0, min: 0.0, max: 1.0, integer: true },
+    ParamDef { name: "memory", about: "1: deal the opponent's hand from what his draws, his waiting and the stalls showed (public hand memory); 0: uniformly from the unseen cards", default: 1.0, min: 0.0, max: 1.0, integer: true },
 ];
 
 /// Registry entry.
@@ -104,7 +106,8 @@ impl Search {
     /// there first, at random between the two. Every card it has not seen is dealt at
     /// random: the opponent's card in flight if he has one (among those that fit a
     /// centre top; he is taken to be playing it there, or, if none fits, to be taking
-    /// it back), his hand, the searcher's stock, his stock, then what the side piles
+    /// it back), his hand (slot by slot from his hand memory, [`Search::deal_hand`]; or
+    /// uniformly with `memory=0`), the searcher's stock, his stock, then what the side piles
     /// still lack. The hidden-zone key is new, so the order in which stocks and side
     /// piles reveal cards is sampled too. A card in flight lands (or is back) after a
     /// uniform share of one of his action times.

@@ -64,10 +64,22 @@ fn hand_memory_is_the_plain_list_of_slot_masks() {
 
 /// Tracks each player's true hand, card by card in the order the cards entered it, with
 /// the ranks each card was shown not to be, and checks the state's memory against it
-/// after every event.
+/// after every event. What was shown is worked out from the engine's events: a draw
+/// started (no card fits a top then), a stall (nobody has a play), and a player idle
+/// after an event (his action landed or came back; not after a flip he made, whose end
+/// no event marks) who starts nothing before the next event (no card fits the tops
+/// after the first event).
 struct Truth {
     cfg: SpeedConfig,
     hands: [Vec<(Card, u16)>; 2],
+    /// Idle by the engine's events (not acting, not returning).
+    idle: [bool; 2],
+    /// Turned a card at a flip (or the opening) and started nothing since.
+    rest: [bool; 2],
+    /// The ranks fitting the tops when he was last idle, if he started nothing since.
+    armed: [Option<u16>; 2],
+    /// The tops when a stall was declared.
+    stall_tops: [Option<Card>; 2],
     /// Check that the memory is true (both players draw only without a play).
     exact: bool,
     checked: u64,
@@ -79,6 +91,12 @@ impl Truth {
     fn fitting_ranks(&self, s: &SpeedState) -> u16 {
         let tops: Vec<Card> = s.centre.iter().filter_map(|p| p.top).collect();
         (1..=13u8).filter(|&r| tops.iter().any(|&t| playable_on(&self.cfg, Card::new(r, 0), t))).fold(0, |m, r| m | 1 << (r - 1))
+    }
+
+    /// A fresh tracker that keeps `old`'s counts.
+    fn counted(mut self, old: &Truth) -> Truth {
+        (self.checked, self.excluded) = (old.checked, old.excluded);
+        self
     }
 
     fn exclude(&mut self, p: usize, ranks: u16) {
@@ -112,11 +130,47 @@ impl Truth {
     }
 }
 
+impl Truth {
+    fn new(cfg: SpeedConfig, exact: bool) -> Truth {
+        Truth { cfg, hands: [Vec::new(), Vec::new()], idle: [true; 2], rest: [false; 2], armed: [None; 2], stall_tops: [None; 2], exact, checked: 0, excluded: 0 }
+    }
+
+    /// What the players armed at the last event showed by starting nothing since.
+    fn disarm(&mut self) {
+        for p in 0..2 {
+            if let Some(ranks) = self.armed[p].take() {
+                self.exclude(p, ranks);
+            }
+        }
+    }
+
+    /// Arms every player idle after this event and not busy after a flip.
+    fn arm(&mut self, s: &SpeedState) {
+        let ranks = self.fitting_ranks(s);
+        for p in 0..2 {
+            self.armed[p] = (self.idle[p] && !self.rest[p]).then_some(ranks);
+        }
+    }
+}
+
 impl EngineObserver<SpeedState, SpeedAction> for Truth {
     fn on_event(&mut self, _: Micros, ev: EngineEvent<SpeedAction>, s: &SpeedState) {
         match ev {
-            EngineEvent::Start { player, action: SpeedAction::Draw, .. } => self.exclude(player, self.fitting_ranks(s)),
+            EngineEvent::Start { .. } | EngineEvent::LivenessViolation { .. } => {}
+            EngineEvent::Synchronised => {}
+            _ => self.disarm(),
+        }
+        match ev {
+            EngineEvent::Start { player, action, .. } => {
+                (self.idle[player], self.rest[player], self.armed[player]) = (false, false, None);
+                if action == SpeedAction::Draw {
+                    self.exclude(player, self.fitting_ranks(s));
+                }
+            }
+            EngineEvent::Rejected { player, .. } => self.idle[player] = false,
+            EngineEvent::Returned { player, .. } | EngineEvent::Cancelled { player, .. } => self.idle[player] = true,
             EngineEvent::Landed { player, action: SpeedAction::Draw } => {
+                self.idle[player] = true;
                 let known = self.hands[player].iter().fold(s.players[player].hand, |mut h, &(c, _)| {
                     h.remove(c);
                     h
@@ -124,12 +178,27 @@ impl EngineObserver<SpeedState, SpeedAction> for Truth {
                 assert_eq!(known.len(), 1, "one card drawn");
                 self.hands[player].push((known.iter().next().unwrap(), 0));
             }
-            EngineEvent::Landed { player, action: SpeedAction::Play { card, .. } } => self.hands[player].retain(|&(c, _)| c != card),
+            EngineEvent::Landed { player, action: SpeedAction::Play { card, .. } } => {
+                self.idle[player] = true;
+                self.hands[player].retain(|&(c, _)| c != card);
+            }
             EngineEvent::Stalled => {
                 let ranks = self.fitting_ranks(s);
                 (0..2).for_each(|p| self.exclude(p, ranks));
+                self.stall_tops = [0, 1].map(|j| s.centre[j].top);
+            }
+            EngineEvent::Synchronised => {
+                for j in 0..2 {
+                    // Player j turned side pile j if centre pile j has a new top.
+                    if s.centre[j].top != self.stall_tops[j] {
+                        self.rest[j] = true;
+                    }
+                }
             }
             _ => {}
+        }
+        if !matches!(ev, EngineEvent::Start { .. } | EngineEvent::Stalled | EngineEvent::LivenessViolation { .. }) {
+            self.arm(s);
         }
         self.check(s);
     }
@@ -138,8 +207,9 @@ impl EngineObserver<SpeedState, SpeedAction> for Truth {
 impl MatchObserver<SpeedState, SpeedAction, SpeedEvent> for Truth {
     fn on_match_event(&mut self, _: Micros, ev: SpeedEvent, s: &SpeedState) {
         match ev {
-            SpeedEvent::Deal { .. } => self.hands = [Vec::new(), Vec::new()],
+            SpeedEvent::Deal { .. } => *self = Truth::new(self.cfg, self.exact).counted(self),
             SpeedEvent::Hands => self.hands = [0, 1].map(|p| s.players[p].hand.iter().map(|c| (c, 0)).collect()),
+            SpeedEvent::Opening => self.rest = [true; 2],
             _ => {}
         }
         if !matches!(ev, SpeedEvent::Deal { .. }) {
@@ -164,7 +234,7 @@ fn hand_memory_never_excludes_a_card_a_player_holds_when_both_draw_only_without_
             }
         }).collect();
         let bots = bots(&[specs[0].as_str(), specs[1].as_str()]);
-        let mut truth = Truth { cfg, hands: [Vec::new(), Vec::new()], exact: true, checked: 0, excluded: 0 };
+        let mut truth = Truth::new(cfg, true);
         play_match(&SpeedRules { cfg }, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut truth);
         checked += truth.checked;
         excluded += truth.excluded;
@@ -180,7 +250,7 @@ fn hand_memory_stays_within_the_hand_against_a_random_player() {
     for i in 0..60u64 {
         let cfg = random_flags(&mut rng);
         let bots = bots(&["random@expert", "smart@expert"]);
-        let mut truth = Truth { cfg, hands: [Vec::new(), Vec::new()], exact: false, checked: 0, excluded: 0 };
+        let mut truth = Truth::new(cfg, false);
         play_match(&SpeedRules { cfg }, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut truth);
         checked += truth.checked;
     }
