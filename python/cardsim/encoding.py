@@ -170,6 +170,7 @@ class Speed(Encoder):
         ("hand_count_mine", 1), ("hand_count_theirs", 1), ("totals_mine", 1), ("totals_theirs", 1),
         ("in_flight_mine", 1), ("in_flight_theirs", 1), ("stock_count_mine", 1), ("stock_count_theirs", 1),
         ("side_counts", 2), ("recycles", 1), ("recycled_since_landing", 1),
+        ("drawing_theirs", 1), ("exclusions_theirs", 65),
     )
     # play card c onto pile p: 2c+p (104); draw: 104; idle: 105, never legal (every play and
     # the draw are progress: staying idle beside them breaks the liveness rule)
@@ -199,6 +200,12 @@ class Speed(Encoder):
         self.put(out, "side_counts", view["side_counts"])
         self.put(out, "recycles", [view["recycles"]])
         self.put(out, "recycled_since_landing", [view["recycled_since_landing"]])
+        self.put(out, "drawing_theirs", [view["drawing"][1 - seat]])
+        # slot i of the opponent's hand (oldest first), rank r (1..13): 13 i + r - 1
+        lo = self.offsets["exclusions_theirs"][0]
+        for i, ranks in enumerate(view["hand_exclusions"][1 - seat]):
+            for r in ranks:
+                out[lo + 13 * i + r - 1] = 1
 
     def action_id(self, a, view=None):
         if a["action"] == "play":

@@ -2,6 +2,7 @@
 //! legal actions as JSON, and [`External`], the strategy that asks an external bot.
 
 use super::rules::SpeedAction;
+use super::state::HandMemory;
 use super::strategies::SpeedStrategy;
 use super::trace::describe;
 use super::view::SpeedView;
@@ -38,7 +39,15 @@ pub fn view_json(view: &SpeedView) -> Value {
         "recycles": view.recycles(),
         "recycled_since_landing": view.recycled_since_landing(),
         "totals": view.totals(),
+        "drawing": per_seat(&|mine| view.hand_memory(mine).drawing().into()),
+        "hand_exclusions": per_seat(&|mine| exclusions_json(view.hand_memory(mine), view.hand_count(mine))),
     })
+}
+
+/// A hand memory as the protocol writes it: per hand card, oldest first, the rank values
+/// (1 = A .. 13 = K) it cannot be.
+fn exclusions_json(memory: HandMemory, cards: u32) -> Value {
+    (0..cards).map(|i| (1..=13u8).filter(|r| memory.slot(i) >> (r - 1) & 1 == 1).collect::<Vec<u8>>()).collect::<Vec<_>>().into()
 }
 
 /// One legal action as the protocol writes it (without its index).
@@ -85,7 +94,7 @@ mod tests {
             for me in 0..2 {
                 let v = view_json(&SpeedView::new(s, me, &self.cfg));
                 let keys: BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-                let fields = ["seat", "hand", "hand_counts", "in_flight", "stock_counts", "side_counts", "piles", "pile_cards", "shown", "recycles", "recycled_since_landing", "totals"];
+                let fields = ["seat", "hand", "hand_counts", "in_flight", "stock_counts", "side_counts", "piles", "pile_cards", "shown", "recycles", "recycled_since_landing", "totals", "drawing", "hand_exclusions"];
                 assert_eq!(keys, BTreeSet::from(fields), "the view's fields");
                 let hand = &s.players[me].hand;
                 assert_eq!(v["seat"], json!(me));
@@ -99,6 +108,15 @@ mod tests {
                 assert_eq!(v["side_counts"], json!(s.side.iter().map(|x| x.len()).collect::<Vec<_>>()), "side pile sizes");
                 assert_eq!(v["pile_cards"], json!(s.centre.iter().map(|p| if p.top.is_some() { p.cards.iter().map(Card::name).collect() } else { Vec::new() }).collect::<Vec<_>>()), "every card of each face-up centre pile");
                 assert_eq!((v["recycles"].clone(), v["recycled_since_landing"].clone()), (json!(s.recycles), json!(s.recycled_since_landing)), "the re-forming count and flag");
+                assert_eq!(v["drawing"], json!(s.players.iter().map(|p| p.memory.drawing()).collect::<Vec<_>>()), "a draw started, per seat");
+                for (p, pc) in s.players.iter().enumerate() {
+                    let slots = v["hand_exclusions"][p].as_array().unwrap();
+                    assert_eq!(slots.len() as u32, pc.hand_count(), "one entry per hand card");
+                    for (i, ranks) in slots.iter().enumerate() {
+                        let mask = ranks.as_array().unwrap().iter().fold(0u16, |m, r| m | 1 << (r.as_u64().unwrap() - 1));
+                        assert_eq!(mask, pc.memory.slot(i as u32), "seat {p} slot {i}: the ranks it cannot be");
+                    }
+                }
                 // No hidden card: every card named is the viewer's own hand card or one
                 // shown in the centre; the opponent's hand, the stocks and the side piles
                 // (everything else) never appear.

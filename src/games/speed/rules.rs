@@ -58,6 +58,43 @@ pub fn fitting(cfg: &SpeedConfig, top: Card) -> CardSet {
     CardSet(FITTING[cfg.wrap as usize][top.rank() as usize])
 }
 
+/// The ranks a card may have to be played on a centre top now: bit `r - 1` for rank `r`
+/// (none before the opening flip).
+pub fn ranks_fitting_tops(cfg: &SpeedConfig, s: &SpeedState) -> u16 {
+    let cards = s.centre.iter().filter_map(|pile| pile.top).fold(0u64, |m, t| m | fitting(cfg, t).0);
+    // FITTING holds every suit of a rank or none: one bit per rank (its clubs card).
+    (0..13).filter(|r| cards >> (4 * r) & 1 == 1).fold(0, |m, r| m | 1 << r)
+}
+
+/// A constraint on player `p`'s hand memory: none of his hand cards fits a centre top
+/// now ([`super::state::HandMemory`]).
+fn fits_no_top(cfg: &SpeedConfig, s: &mut SpeedState, p: usize) {
+    let ranks = ranks_fitting_tops(cfg, s);
+    let me = &mut s.players[p];
+    let slots = me.hand_count();
+    me.memory.exclude(ranks, slots);
+}
+
+/// Called before an event changes anything: a watched player (idle after the last
+/// event, nothing started since) decided on the tops as they still are and took no
+/// action, so none of his hand cards fits them.
+fn observe(cfg: &SpeedConfig, s: &mut SpeedState) {
+    for p in 0..2 {
+        if s.players[p].memory.watched() {
+            fits_no_top(cfg, s, p);
+        }
+    }
+}
+
+/// Called after an event: every player who is idle for all to see (no card in flight, no
+/// draw, not maybe busy after a flip) is watched until he starts an action.
+fn watch_idle(s: &mut SpeedState) {
+    for me in &mut s.players {
+        let idle = me.flying.is_none() && !me.memory.drawing() && !me.memory.may_rest();
+        me.memory.watch(idle);
+    }
+}
+
 /// True if player `p` can play a hand card on a centre pile now.
 pub fn has_play(cfg: &SpeedConfig, s: &SpeedState, p: usize) -> bool {
     let hand = s.players[p].hand;
@@ -75,6 +112,36 @@ pub fn legal_actions(cfg: &SpeedConfig, s: &SpeedState, p: usize, out: &mut Acti
 pub struct SpeedRules {
     /// Rules in force.
     pub cfg: SpeedConfig,
+}
+
+impl SpeedRules {
+    /// Lands action `a` of player `p`: the cards and piles (the hand memory aside).
+    fn land_action(&self, s: &mut SpeedState, p: usize, a: SpeedAction) -> Landing {
+        match a {
+            SpeedAction::Play { card, pile } => {
+                let j = pile as usize;
+                // SPIT-RT-5 via SPEED-RT-1: re-check against the current top; first touch wins.
+                if !s.centre[j].top.is_some_and(|t| playable_on(&self.cfg, card, t)) {
+                    return Landing::Rejected;
+                }
+                let me = &mut s.players[p];
+                let slots = me.hand_count();
+                me.memory.remove(card.rank(), slots);
+                me.flying = None;
+                s.show(j, card);
+                s.recycled_since_landing = false;
+                // SPEED-WIN-1: the player has played every card of his hand and stock.
+                if s.players[p].count() == 0 { Landing::RoundOver } else { Landing::Placed }
+            }
+            SpeedAction::Draw => {
+                debug_assert!(s.players[p].can_draw(), "SPEED-PLAY-2: draw with a full hand or an empty stock");
+                s.draw_from_stock(p);
+                s.players[p].memory.drawn();
+                s.recycled_since_landing = false;
+                Landing::Placed
+            }
+        }
+    }
 }
 
 impl RealtimeRules for SpeedRules {
@@ -113,45 +180,45 @@ impl RealtimeRules for SpeedRules {
     /// A played card leaves the hand at once. A drawn card stays in the stock until it
     /// reaches the hand: it is face-down on the way, so which card it is is decided at
     /// landing (deferred decision), and only the owner touches his stock.
+    /// Everybody sees a player reach for his stock: a draw he starts adds to the public
+    /// memory that none of his hand cards fits a top now (a player who plays whenever he
+    /// can draws only then).
     fn lift(&self, s: &mut SpeedState, p: usize, a: SpeedAction) {
-        if let SpeedAction::Play { card, .. } = a {
-            let me = &mut s.players[p];
-            me.hand.remove(card);
-            me.flying = Some(card);
+        match a {
+            SpeedAction::Play { card, .. } => {
+                let me = &mut s.players[p];
+                me.hand.remove(card);
+                me.flying = Some(card);
+                me.memory.start(false);
+            }
+            SpeedAction::Draw => {
+                fits_no_top(&self.cfg, s, p);
+                s.players[p].memory.start(true);
+            }
         }
     }
 
+    /// Also keeps the hand memory ([`super::state::HandMemory`]): what the players who
+    /// were watched since the last event showed, and who is watched after this one.
     fn land(&self, s: &mut SpeedState, p: usize, a: SpeedAction, _: Micros) -> Landing {
-        match a {
-            SpeedAction::Play { card, pile } => {
-                let j = pile as usize;
-                // SPIT-RT-5 via SPEED-RT-1: re-check against the current top; first touch wins.
-                if !s.centre[j].top.is_some_and(|t| playable_on(&self.cfg, card, t)) {
-                    return Landing::Rejected;
-                }
-                s.players[p].flying = None;
-                s.show(j, card);
-                s.recycled_since_landing = false;
-                // SPEED-WIN-1: the player has played every card of his hand and stock.
-                if s.players[p].count() == 0 { Landing::RoundOver } else { Landing::Placed }
-            }
-            SpeedAction::Draw => {
-                debug_assert!(s.players[p].can_draw(), "SPEED-PLAY-2: draw with a full hand or an empty stock");
-                s.draw_from_stock(p);
-                s.recycled_since_landing = false;
-                Landing::Placed
-            }
-        }
+        observe(&self.cfg, s);
+        let landing = self.land_action(s, p, a);
+        watch_idle(s);
+        landing
     }
 
     fn put_back(&self, s: &mut SpeedState, p: usize, a: SpeedAction) {
-        if let SpeedAction::Play { .. } = a {
-            let me = &mut s.players[p];
-            let c = me.flying.take().expect("a play carries a card");
-            me.hand.insert(c);
+        observe(&self.cfg, s);
+        match a {
+            SpeedAction::Play { .. } => {
+                let me = &mut s.players[p];
+                let c = me.flying.take().expect("a play carries a card");
+                me.hand.insert(c);
+            }
+            SpeedAction::Draw => s.players[p].memory.drawn(),
         }
+        watch_idle(s);
     }
-
     fn still_legal(&self, s: &SpeedState, _: usize, a: SpeedAction, _: Micros) -> bool {
         match a {
             SpeedAction::Play { card, pile } => s.centre[pile as usize].top.is_some_and(|t| playable_on(&self.cfg, card, t)),
@@ -173,8 +240,14 @@ impl RealtimeRules for SpeedRules {
     }
 
     /// Side pile `j` turns one card onto centre pile `j`; player `j` turns it, and both
-    /// turns happen at the same instant (SPEED-STALL-1, SPEED-AMB-3).
+    /// turns happen at the same instant (SPEED-STALL-1, SPEED-AMB-3). A player who turns
+    /// a card is busy for a while nobody sees the end of. At the stall nobody can play (SPEED-STALL-1): the hand memory of both players
+    /// records it before any card moves.
     fn synchronise(&self, s: &mut SpeedState, _: &[Option<NoDecision>; MAX_PLAYERS], _: &mut SimRng) -> [bool; MAX_PLAYERS] {
+        observe(&self.cfg, s);
+        for p in 0..2 {
+            fits_no_top(&self.cfg, s, p);
+        }
         if s.side.iter().all(|x| x.is_empty()) {
             s.recycle();
         }
@@ -183,8 +256,10 @@ impl RealtimeRules for SpeedRules {
             if !s.side[j].is_empty() {
                 s.turn_side(j);
                 *turns = true;
+                s.players[j].memory.rest();
             }
         }
+        watch_idle(s);
         took_part
     }
 }

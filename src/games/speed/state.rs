@@ -2,7 +2,8 @@
 //! middle cards) is a set from which a card is drawn when it is revealed (design notes
 //! section 4); hands are sets their owner sees; centre piles are sets with a known top.
 //! The state also remembers every card shown in the centre this deal, which both players
-//! have seen. `Copy`, 112 bytes.
+//! have seen, and what each player's behaviour has shown about his hand
+//! ([`HandMemory`]). `Copy`, 120 bytes (the memory fits in padding).
 
 use super::config::SpeedConfig;
 use crate::cards::{deal_split, Card, CardSet};
@@ -22,6 +23,132 @@ pub struct PlayerCards {
     pub stock: CardSet,
     /// A hand card on its way to a centre pile (SPIT-RT-4).
     pub flying: Option<Card>,
+    /// What the player's behaviour has shown about his hand (public memory): which
+    /// ranks each of his hand cards cannot be ([`HandMemory`]).
+    pub memory: HandMemory,
+}
+
+/// Public memory of what a player's behaviour has shown about his hand, kept by the
+/// rules from events both players see. His hand cards (the card in flight included) are
+/// *slots* ordered by the time they entered the hand, oldest first; each slot has a set
+/// of ranks it cannot be. A *constraint* (he starts a draw: a player who plays whenever
+/// he can then has no play; or a stall is declared: by SPEED-STALL-1 nobody has one)
+/// adds the ranks that fit a centre top at that instant to every slot in his hand. So
+/// the sets are nested: an older slot excludes every rank a newer one does. A draw
+/// landing adds a slot that excludes nothing; a play landing with card `c` removes the
+/// oldest slot that may be `c` (whose set lacks `c`'s rank), and if no slot may be `c`
+/// (he played a card he showed not to have: he does not always play when he can) the
+/// memory is cleared rather than kept wrong.
+///
+/// A third constraint comes from waiting: a player who is idle after an event (no card
+/// in flight, no draw started, not busy after a flip) decides at once; if he still has
+/// started nothing when the next event comes, none of his cards fits the tops he saw.
+/// What everybody can tell is kept as three flags: he is drawing (from a draw's start
+/// to its landing), he may still be busy after a flip he made (until he next starts an
+/// action: when his hand is free again is not seen), and he was idle after the last
+/// event (*watched*, until he starts an action).
+///
+/// Because the sets are nested, the memory is kept as one *depth* per rank: rank `r` is
+/// excluded from the `depth(r)` oldest slots. 13 depths of 3 bits (0 to 5) and the three
+/// flags fit in 48 bits, so [`PlayerCards`] keeps its size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandMemory([u16; 3]);
+
+/// The flag bits above the 39 depth bits.
+const DRAWING: u64 = 1 << 39;
+const RESTING: u64 = 1 << 40;
+const WATCHED: u64 = 1 << 41;
+/// The depth bits.
+const DEPTHS: u64 = (1 << 39) - 1;
+
+impl HandMemory {
+    fn flag(self, f: u64) -> bool {
+        self.bits() & f != 0
+    }
+    fn set_flag(&mut self, f: u64, on: bool) {
+        let b = self.bits();
+        self.store(if on { b | f } else { b & !f });
+    }
+    /// He has started a draw that has not landed.
+    pub fn drawing(self) -> bool {
+        self.flag(DRAWING)
+    }
+    /// He turned a side card (or the opening card) and has started nothing since: his
+    /// hand may still be busy.
+    pub fn may_rest(self) -> bool {
+        self.flag(RESTING)
+    }
+    /// He was idle after the last event and has started nothing since.
+    pub fn watched(self) -> bool {
+        self.flag(WATCHED)
+    }
+    /// He starts an action: a draw (`drawing`) or a play.
+    pub fn start(&mut self, drawing: bool) {
+        let b = self.bits() & !(RESTING | WATCHED | DRAWING);
+        self.store(if drawing { b | DRAWING } else { b });
+    }
+    /// His draw landed or was called off.
+    pub fn drawn(&mut self) {
+        self.set_flag(DRAWING, false);
+    }
+    /// He turned a card at a flip: busy for a while nobody can see.
+    pub fn rest(&mut self) {
+        self.set_flag(RESTING, true);
+    }
+    /// Marks him watched: idle after this event (set by the caller when he has no card
+    /// in flight and is neither drawing nor maybe resting).
+    pub fn watch(&mut self, on: bool) {
+        self.set_flag(WATCHED, on);
+    }
+    fn bits(self) -> u64 {
+        self.0[0] as u64 | (self.0[1] as u64) << 16 | (self.0[2] as u64) << 32
+    }
+    fn store(&mut self, b: u64) {
+        self.0 = [b as u16, (b >> 16) as u16, (b >> 32) as u16];
+    }
+    /// The number of oldest slots that exclude rank `rank` (1 = A .. 13 = K).
+    pub fn depth(self, rank: u8) -> u32 {
+        (self.bits() >> (3 * (rank as u32 - 1)) & 7) as u32
+    }
+    /// The ranks slot `i` (0 = oldest) cannot be: bit `r - 1` for rank `r`. Empty for a
+    /// slot past the hand.
+    pub fn slot(self, i: u32) -> u16 {
+        let b = self.bits();
+        (0..13).filter(|&r| (b >> (3 * r) & 7) as u32 > i).fold(0, |m, r| m | 1 << r)
+    }
+    /// The slot masks of a hand of `slots` cards, oldest first (entries past the hand
+    /// are 0).
+    pub fn slots(self) -> [u16; HAND_LIMIT as usize] {
+        std::array::from_fn(|i| self.slot(i as u32))
+    }
+    /// A constraint: every one of the `slots` hand cards excludes the ranks in `ranks`
+    /// (bit `r - 1` for rank `r`).
+    pub fn exclude(&mut self, ranks: u16, slots: u32) {
+        let mut b = self.bits();
+        for r in (0..13).filter(|r| ranks >> r & 1 == 1) {
+            b = b & !(7 << (3 * r)) | (slots as u64) << (3 * r);
+        }
+        self.store(b);
+    }
+    /// A card of rank `rank` left a hand of `slots` cards: the oldest slot that may hold
+    /// it goes (every older one excludes `rank`, so it is slot `depth(rank)`). Returns
+    /// false, and clears the memory, if no slot may hold it.
+    pub fn remove(&mut self, rank: u8, slots: u32) -> bool {
+        let k = self.depth(rank);
+        if k >= slots {
+            let flags = self.bits() & !DEPTHS;
+            self.store(flags);
+            return false;
+        }
+        let mut b = self.bits();
+        for r in 0..13 {
+            if (b >> (3 * r) & 7) as u32 > k {
+                b -= 1 << (3 * r);
+            }
+        }
+        self.store(b);
+        true
+    }
 }
 
 impl PlayerCards {
@@ -135,6 +262,9 @@ impl SpeedState {
     /// Turns the two middle cards face-up together: they start the centre piles
     /// (SPEED-START-1).
     pub fn turn_middle_cards(&mut self) {
+        for p in &mut self.players {
+            p.memory.rest();
+        }
         for pile in &mut self.centre {
             let c = pile.cards.nth(0);
             pile.top = Some(c);

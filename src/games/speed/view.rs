@@ -3,12 +3,13 @@
 //! that has been face-up in the centre this deal, and the match points before the deal.
 //! The sizes of the face-down piles, what lies in each centre pile (every card of it was
 //! face-up there), how often the side piles were re-formed and whether a player has a
-//! card on its way to the centre are public too. The opponent's hand and every
+//! card on its way to the centre are public too, and so is what each player's draws and
+//! plays have shown about his hand ([`HandMemory`]). The opponent's hand and every
 //! face-down card are not reachable through a view, so a strategy cannot cheat.
 
 use super::config::SpeedConfig;
 use super::rules::fitting;
-use super::state::{PlayerCards, SpeedState};
+use super::state::{HandMemory, PlayerCards, SpeedState, HAND_LIMIT};
 use crate::cards::{Card, CardSet};
 
 /// One player's view of a Speed state.
@@ -41,6 +42,18 @@ impl<'a> SpeedView<'a> {
     /// card it is is not shown for the opponent.
     pub fn in_flight(&self, mine: bool) -> bool {
         self.player(mine).flying.is_some()
+    }
+    /// What a player's behaviour has shown about his hand (public: built from draws
+    /// started, stalls and the cards played, which both players see).
+    pub fn hand_memory(&self, mine: bool) -> HandMemory {
+        self.player(mine).memory
+    }
+    /// The ranks each of the opponent's hand cards cannot be, by the time it entered
+    /// his hand, oldest first: bit `r - 1` for rank `r`. As many entries count as he
+    /// holds ([`SpeedView::hand_count`], a card in flight included); the rest are 0.
+    /// See [`HandMemory`].
+    pub fn opponent_hand_exclusions(&self) -> [u16; HAND_LIMIT as usize] {
+        self.hand_memory(false).slots()
     }
     /// Cards in a player's face-down personal stock.
     pub fn stock_count(&self, mine: bool) -> u32 {

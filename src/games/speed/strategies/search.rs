@@ -1,7 +1,9 @@
 //! `search`: looks ahead by determinized rollouts. For each decision with two or more
 //! candidate moves (its plays; a draw only when it has no play, so then it is alone), it
 //! samples positions consistent with its view: the opponent's hand dealt at random from
-//! the cards it has not seen (as many as he holds), the two stocks and the side piles
+//! the cards it has not seen (as many as he holds), each of his cards among the ranks the
+//! public hand memory leaves it ([`HandMemory`](crate::games::speed::state::HandMemory):
+//! what his draws, his waiting and the stalls showed), the two stocks and the side piles
 //! from the rest (the cards it remembers leaving the centre when the side piles were
 //! re-formed go to the side piles), new hidden-zone keys, and an opponent's card in
 //! flight guessed. From each sample it plays every candidate and the next `horizon`
@@ -15,7 +17,7 @@
 
 use super::smart::Smart;
 use super::{Registered, SpeedStrategy};
-use crate::cards::{deal_split, CardSet};
+use crate::cards::{deal_split, Card, CardSet};
 use crate::games::params::{ParamDef, ParamValues};
 use crate::games::speed::moves::SpeedMoves;
 use crate::games::speed::rules::{SpeedAction, SpeedRules};
@@ -31,10 +33,21 @@ use rand::RngExt;
 /// Rollout search with charged think time.
 pub struct Search {
     budget: RolloutBudget,
+    /// Deal the opponent's hand slot by slot from the public memory of what his draws
+    /// and the stalls showed ([`HandMemory`](crate::games::speed::state::HandMemory)), rather than uniformly.
+    memory: bool,
 }
 
+/// The rollout budget's parameters ([`budget_params`]).
+const BUDGET: [ParamDef; 3] = budget_params(16.0, 8.0, 0.05);
+
 /// The parameters, in the order [`Search`] reads them.
-const PARAMS: &[ParamDef] = &budget_params(16.0, 8.0, 0.05);
+const PARAMS: &[ParamDef] = &[
+    BUDGET[0],
+    BUDGET[1],
+    BUDGET[2],
+    ParamDef { name: "memory", about: "1: deal the opponent's hand from what his draws, his waiting and the stalls showed (public hand memory); 0: uniformly from the unseen cards", default: 1.0, min: 0.0, max: 1.0, integer: true },
+];
 
 /// Registry entry.
 pub const REGISTERED: Registered = Registered {
@@ -62,6 +75,11 @@ impl SpeedStrategy for Rollout {
     }
 }
 
+/// Every card whose rank is in `ranks` (bit `r - 1` for rank `r`).
+fn cards_of_ranks(ranks: u16) -> CardSet {
+    CardSet((0..13).filter(|r| ranks >> r & 1 == 1).fold(0, |m, r| m | 0xF << (4 * r)))
+}
+
 /// Removes `n` uniformly chosen cards from `pool` (fewer if it holds fewer).
 fn take(pool: &mut CardSet, n: u32, rng: &mut SimRng) -> CardSet {
     let (out, rest) = deal_split(rng, *pool, n.min(pool.len()));
@@ -72,7 +90,7 @@ fn take(pool: &mut CardSet, n: u32, rng: &mut SimRng) -> CardSet {
 impl Search {
     /// The strategy with parameters `v` (in [`PARAMS`] order).
     pub fn new(v: &ParamValues) -> Search {
-        Search { budget: RolloutBudget::from_params(v) }
+        Search { budget: RolloutBudget::from_params(v), memory: v.int(3) == 1 }
     }
 
     /// The think time charged for a decision among `candidates` moves
@@ -88,11 +106,12 @@ impl Search {
     /// there first, at random between the two. Every card it has not seen is dealt at
     /// random: the opponent's card in flight if he has one (among those that fit a
     /// centre top; he is taken to be playing it there, or, if none fits, to be taking
-    /// it back), his hand, the searcher's stock, his stock, then what the side piles
+    /// it back), his hand (slot by slot from his hand memory, [`Search::deal_hand`]; or
+    /// uniformly with `memory=0`), the searcher's stock, his stock, then what the side piles
     /// still lack. The hidden-zone key is new, so the order in which stocks and side
     /// piles reveal cards is sampled too. A card in flight lands (or is back) after a
     /// uniform share of one of his action times.
-    fn sample(view: &SpeedView, reaction: &ReactionModel, rng: &mut SimRng) -> Sample<SpeedRules> {
+    fn sample(&self, view: &SpeedView, reaction: &ReactionModel, rng: &mut SimRng) -> Sample<SpeedRules> {
         let me = view.seat();
         let opp = 1 - me;
         let mut centre = [Pile::EMPTY; 2];
@@ -107,7 +126,8 @@ impl Search {
         if view.in_flight(false) {
             let targets: [u64; 2] = std::array::from_fn(|j| view.pile_top(j).map_or(0, |t| view.fitting(t).0 & pool.0));
             let fitting = CardSet(targets[0] | targets[1]);
-            let c = if fitting.is_empty() { pool.draw(rng) } else { CardSet(fitting.0).draw(rng) };
+            let mut from = if fitting.is_empty() { pool } else { fitting };
+            let c = from.draw(rng);
             pool.remove(c);
             players[opp].flying = Some(c);
             let at = after(0, rng.random::<f64>() * reaction.action_time(Motion::Play, 5, 3, rng));
@@ -117,7 +137,10 @@ impl Search {
             };
         }
         let in_hand = view.hand_count(false) - view.in_flight(false) as u32;
-        players[opp].hand = take(&mut pool, in_hand, rng);
+        players[opp].hand = if self.memory { Self::deal_hand(view, players[opp].flying, &mut pool, rng) } else { take(&mut pool, in_hand, rng) };
+        for p in [me, opp] {
+            players[p].memory = view.hand_memory(p == me);
+        }
         for p in [me, opp] {
             players[p].stock = take(&mut pool, view.stock_count(p == me), rng);
         }
@@ -148,6 +171,30 @@ impl Search {
             totals: view.totals().map(|t| t as u16),
         };
         Sample { state, hands }
+    }
+
+    /// The opponent's hand cards (his card in flight, `flying`, already dealt) drawn from
+    /// `pool` slot by slot, oldest (most excluded) first: each among the cards whose
+    /// rank its slot does not exclude, or among all of `pool` if none is left. The card
+    /// in flight takes the oldest slot its rank fits, as a landing play would.
+    fn deal_hand(view: &SpeedView, flying: Option<Card>, pool: &mut CardSet, rng: &mut SimRng) -> CardSet {
+        let mut memory = view.hand_memory(false);
+        let mut slots = view.hand_count(false);
+        if let Some(c) = flying {
+            memory.remove(c.rank(), slots);
+            slots -= 1;
+        }
+        let mut hand = CardSet::EMPTY;
+        for i in 0..slots {
+            let mut allowed = CardSet(pool.0 & !cards_of_ranks(memory.slot(i)).0);
+            if allowed.is_empty() {
+                allowed = *pool;
+            }
+            let c = allowed.draw(rng);
+            pool.remove(c);
+            hand.insert(c);
+        }
+        hand
     }
 
     /// The value of a rollout's end for player `me`: the opponent's cards (hand, stock,
@@ -185,7 +232,7 @@ impl Search {
         let seats = Seated::new(&[&bots[0], &bots[1]]);
         let me = view.seat();
         let search = Lookahead { rules: &rules, seats: &seats, me, reaction, options };
-        let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| Self::sample(view, reaction, r), |s, end| Self::value(s, me, end));
+        let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| self.sample(view, reaction, r), |s, end| Self::value(s, me, end));
         (Some(candidates[best]), think)
     }
 }

@@ -1,6 +1,7 @@
 //! Rule tests for Speed: each SPEED-* rule ID by a test that exercises it, and the
 //! invariant checker over thousands of random matches with random flags.
 
+mod memory;
 mod search;
 
 use crate::realtime::MatchRngs;
@@ -329,7 +330,7 @@ fn speed_win_1_the_last_card_played_ends_the_deal() {
 
 #[test]
 fn speed_score_1_points_per_card_and_the_target() {
-    let loser = PlayerCards { hand: set(&[c(1, 0), c(2, 0)]), stock: set(&[c(3, 0), c(4, 0), c(5, 0)]), flying: None };
+    let loser = PlayerCards { hand: set(&[c(1, 0), c(2, 0)]), stock: set(&[c(3, 0), c(4, 0), c(5, 0)]), flying: None, ..PlayerCards::default() };
     let cfg = SpeedConfig::default();
     assert_eq!(deal_points(&cfg, &loser), 3, "SPEED-SCORE-1: stock_only counts the stock");
     let both = SpeedConfig { score_counts: ScoreCounts::HandAndStock, ..cfg };
