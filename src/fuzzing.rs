@@ -251,7 +251,7 @@ pub fn speed_actions(data: &[u8]) -> Option<IllegalChoice> {
     let script = Script::shared(input.rest());
     let bots = scripted_bots(&script, &presets, |b| Box::new(b) as Box<dyn speed::strategies::SpeedStrategy>);
     let seated: Seated<_> = bots.iter().collect();
-    let rules = speed::rules::SpeedRules { cfg };
+    let rules = speed::rules::SpeedRules::new(cfg);
     let out = speed::game::play_match(&rules, &seated, &seeds, &mut Lenient(speed::invariants::InvariantChecker::new(cfg)));
     same_report(out.counts.illegal, &script.lock().unwrap_or_else(|e| e.into_inner()), |a| format!("{a:?}"));
     out.counts.illegal

@@ -105,6 +105,10 @@ impl<'a, S: ?Sized> Seated<'a, S> {
     pub fn reaction(&self, p: usize) -> &ReactionModel {
         &self.bots[p].reaction
     }
+    /// The strategy of player `p`.
+    pub fn strategy(&self, p: usize) -> &S {
+        &self.bots[p].strategy
+    }
     /// Asks player `p`'s strategy for a move (see [`RealtimePolicy::choose`]).
     pub fn choose<R: RealtimeRules>(&self, rules: &R, s: &R::State, p: usize, legal: &R::Moves, rng: &mut SimRng) -> Option<R::Action>
     where

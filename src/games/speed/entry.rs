@@ -63,7 +63,7 @@ impl RealtimeGame for Speed {
         Ok(SpeedConfig::from_settings(settings))
     }
     fn play(cfg: SpeedConfig, seats: &SpeedSeats, seeds: &MatchSeeds, sink: Option<&mut dyn TraceSink>) -> MatchRecord {
-        let rules = SpeedRules { cfg };
+        let rules = SpeedRules::for_seats(cfg, seats);
         record(match sink {
             None => play_match(&rules, seats, seeds, &mut ()),
             Some(sink) => play_match(&rules, seats, seeds, &mut SpeedTracer::new(sink)),

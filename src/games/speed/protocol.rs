@@ -167,7 +167,7 @@ mod tests {
             let cfg = SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &sets).unwrap());
             let specs: Vec<BotSpec> = (0..2).map(|_| BotSpec::parse(pick(&mut rng, &names)).unwrap()).collect();
             let bots = build_bots(&specs, &REGISTRY).unwrap();
-            let rules = super::super::rules::SpeedRules { cfg };
+            let rules = super::super::rules::SpeedRules::new(cfg);
             let mut check = ViewCheck { cfg, checked: 0 };
             play_match(&rules, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut check);
             checked += check.checked;

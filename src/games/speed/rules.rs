@@ -61,9 +61,16 @@ pub fn fitting(cfg: &SpeedConfig, top: Card) -> CardSet {
 /// The ranks a card may have to be played on a centre top now: bit `r - 1` for rank `r`
 /// (none before the opening flip).
 pub fn ranks_fitting_tops(cfg: &SpeedConfig, s: &SpeedState) -> u16 {
-    let cards = s.centre.iter().filter_map(|pile| pile.top).fold(0u64, |m, t| m | fitting(cfg, t).0);
-    // FITTING holds every suit of a rank or none: one bit per rank (its clubs card).
-    (0..13).filter(|r| cards >> (4 * r) & 1 == 1).fold(0, |m, r| m | 1 << r)
+    // FITTING holds every suit of a rank or none: one bit per rank (its clubs card, bit
+    // 4 (r - 1)).
+    const CLUBS: u64 = 0x1_1111_1111_1111;
+    let mut cards = s.centre.iter().filter_map(|pile| pile.top).fold(0u64, |m, t| m | fitting(cfg, t).0) & CLUBS;
+    let mut ranks = 0;
+    while cards != 0 {
+        ranks |= 1 << (cards.trailing_zeros() / 4);
+        cards &= cards - 1;
+    }
+    ranks
 }
 
 /// A constraint on player `p`'s hand memory: none of his hand cards fits a centre top
@@ -112,9 +119,27 @@ pub fn legal_actions(cfg: &SpeedConfig, s: &SpeedState, p: usize, out: &mut Acti
 pub struct SpeedRules {
     /// Rules in force.
     pub cfg: SpeedConfig,
+    /// Keep the public hand memory ([`super::state::HandMemory`]) up to date. It costs
+    /// about a tenth of a match's time and changes no move, so a table where no strategy
+    /// reads it ([`SpeedStrategy::reads_hand_memory`]) plays without it: there the
+    /// memory stays empty.
+    ///
+    /// [`SpeedStrategy::reads_hand_memory`]: super::strategies::SpeedStrategy::reads_hand_memory
+    pub hand_memory: bool,
 }
 
 impl SpeedRules {
+    /// The rules `cfg` with the hand memory kept.
+    pub fn new(cfg: SpeedConfig) -> SpeedRules {
+        SpeedRules { cfg, hand_memory: true }
+    }
+
+    /// The rules `cfg` for the players `seats`: the hand memory is kept when one of their
+    /// strategies reads it.
+    pub fn for_seats(cfg: SpeedConfig, seats: &super::game::SpeedSeats) -> SpeedRules {
+        SpeedRules { cfg, hand_memory: (0..seats.len()).any(|p| seats.strategy(p).reads_hand_memory()) }
+    }
+
     /// Lands action `a` of player `p`: the cards and piles (the hand memory aside).
     fn land_action(&self, s: &mut SpeedState, p: usize, a: SpeedAction) -> Landing {
         match a {
@@ -125,8 +150,10 @@ impl SpeedRules {
                     return Landing::Rejected;
                 }
                 let me = &mut s.players[p];
-                let slots = me.hand_count();
-                me.memory.remove(card.rank(), slots);
+                if self.hand_memory {
+                    let slots = me.hand_count();
+                    me.memory.remove(card.rank(), slots);
+                }
                 me.flying = None;
                 s.show(j, card);
                 s.recycled_since_landing = false;
@@ -136,7 +163,9 @@ impl SpeedRules {
             SpeedAction::Draw => {
                 debug_assert!(s.players[p].can_draw(), "SPEED-PLAY-2: draw with a full hand or an empty stock");
                 s.draw_from_stock(p);
-                s.players[p].memory.drawn();
+                if self.hand_memory {
+                    s.players[p].memory.drawn();
+                }
                 s.recycled_since_landing = false;
                 Landing::Placed
             }
@@ -189,11 +218,15 @@ impl RealtimeRules for SpeedRules {
                 let me = &mut s.players[p];
                 me.hand.remove(card);
                 me.flying = Some(card);
-                me.memory.start(false);
+                if self.hand_memory {
+                    me.memory.start(false);
+                }
             }
             SpeedAction::Draw => {
-                fits_no_top(&self.cfg, s, p);
-                s.players[p].memory.start(true);
+                if self.hand_memory {
+                    fits_no_top(&self.cfg, s, p);
+                    s.players[p].memory.start(true);
+                }
             }
         }
     }
@@ -201,6 +234,9 @@ impl RealtimeRules for SpeedRules {
     /// Also keeps the hand memory ([`super::state::HandMemory`]): what the players who
     /// were watched since the last event showed, and who is watched after this one.
     fn land(&self, s: &mut SpeedState, p: usize, a: SpeedAction, _: Micros) -> Landing {
+        if !self.hand_memory {
+            return self.land_action(s, p, a);
+        }
         observe(&self.cfg, s);
         let landing = self.land_action(s, p, a);
         watch_idle(s);
@@ -208,16 +244,24 @@ impl RealtimeRules for SpeedRules {
     }
 
     fn put_back(&self, s: &mut SpeedState, p: usize, a: SpeedAction) {
-        observe(&self.cfg, s);
+        if self.hand_memory {
+            observe(&self.cfg, s);
+        }
         match a {
             SpeedAction::Play { .. } => {
                 let me = &mut s.players[p];
                 let c = me.flying.take().expect("a play carries a card");
                 me.hand.insert(c);
             }
-            SpeedAction::Draw => s.players[p].memory.drawn(),
+            SpeedAction::Draw => {
+                if self.hand_memory {
+                    s.players[p].memory.drawn();
+                }
+            }
         }
-        watch_idle(s);
+        if self.hand_memory {
+            watch_idle(s);
+        }
     }
     fn still_legal(&self, s: &SpeedState, _: usize, a: SpeedAction, _: Micros) -> bool {
         match a {
@@ -244,9 +288,11 @@ impl RealtimeRules for SpeedRules {
     /// a card is busy for a while nobody sees the end of. At the stall nobody can play (SPEED-STALL-1): the hand memory of both players
     /// records it before any card moves.
     fn synchronise(&self, s: &mut SpeedState, _: &[Option<NoDecision>; MAX_PLAYERS], _: &mut SimRng) -> [bool; MAX_PLAYERS] {
-        observe(&self.cfg, s);
-        for p in 0..2 {
-            fits_no_top(&self.cfg, s, p);
+        if self.hand_memory {
+            observe(&self.cfg, s);
+            for p in 0..2 {
+                fits_no_top(&self.cfg, s, p);
+            }
         }
         if s.side.iter().all(|x| x.is_empty()) {
             s.recycle();
@@ -256,10 +302,14 @@ impl RealtimeRules for SpeedRules {
             if !s.side[j].is_empty() {
                 s.turn_side(j);
                 *turns = true;
-                s.players[j].memory.rest();
+                if self.hand_memory {
+                    s.players[j].memory.rest();
+                }
             }
         }
-        watch_idle(s);
+        if self.hand_memory {
+            watch_idle(s);
+        }
         took_part
     }
 }

@@ -60,6 +60,11 @@ const RESTING: u64 = 1 << 40;
 const WATCHED: u64 = 1 << 41;
 /// The depth bits.
 const DEPTHS: u64 = (1 << 39) - 1;
+/// Bit 0 of every other 3-bit depth field, the fields 6 bits apart (7 of them: the even
+/// ranks' fields, or the odd ranks' shifted down by 3).
+const LANE_ONES: u64 = 0x10_4104_1041;
+/// The 3 bits of every other depth field.
+const LANE_FIELDS: u64 = 7 * LANE_ONES;
 
 impl HandMemory {
     fn flag(self, f: u64) -> bool {
@@ -124,11 +129,16 @@ impl HandMemory {
     /// A constraint: every one of the `slots` hand cards excludes the ranks in `ranks`
     /// (bit `r - 1` for rank `r`).
     pub fn exclude(&mut self, ranks: u16, slots: u32) {
-        let mut b = self.bits();
-        for r in (0..13).filter(|r| ranks >> r & 1 == 1) {
-            b = b & !(7 << (3 * r)) | (slots as u64) << (3 * r);
+        // One 3-bit field of 7 (and one of `slots`) at every rank in `ranks`.
+        let (mut fields, mut set) = (0u64, 0u64);
+        let mut left = ranks & 0x1FFF;
+        while left != 0 {
+            let r = left.trailing_zeros();
+            left &= left - 1;
+            fields |= 7 << (3 * r);
+            set |= (slots as u64) << (3 * r);
         }
-        self.store(b);
+        self.store(self.bits() & !fields | set);
     }
     /// A card of rank `rank` left a hand of `slots` cards: the oldest slot that may hold
     /// it goes (every older one excludes `rank`, so it is slot `depth(rank)`). Returns
@@ -140,13 +150,17 @@ impl HandMemory {
             self.store(flags);
             return false;
         }
-        let mut b = self.bits();
-        for r in 0..13 {
-            if (b >> (3 * r) & 7) as u32 > k {
-                b -= 1 << (3 * r);
-            }
-        }
-        self.store(b);
+        // Every depth above `k` less one, all 13 at once: the even and the odd ranks'
+        // 3-bit fields each spread 6 bits apart, so that adding 7 - k to a depth (at most
+        // 5 + 7) carries into its fourth bit exactly when the depth is above `k`.
+        let b = self.bits();
+        let lanes = |x: u64| {
+            let above = (x + (7 - k as u64) * LANE_ONES) >> 3 & LANE_ONES;
+            x - above
+        };
+        let even = lanes(b & LANE_FIELDS);
+        let odd = lanes((b & DEPTHS) >> 3 & LANE_FIELDS);
+        self.store(b & !DEPTHS | even | odd << 3);
         true
     }
 }

@@ -25,4 +25,7 @@ impl SpeedStrategy for Greedy {
     fn choose_moves(&self, _: &SpeedView, moves: &SpeedMoves, _: &mut SimRng) -> Option<SpeedAction> {
         moves.iter().next()
     }
+    fn reads_hand_memory(&self) -> bool {
+        false
+    }
 }

@@ -37,6 +37,15 @@ pub trait SpeedStrategy: Send + Sync {
         let _ = reaction;
         (self.choose_moves(view, moves, rng), 0.0)
     }
+
+    /// True if the strategy reads the public hand memory
+    /// ([`SpeedView::hand_memory`]); a match keeps the memory only when one of its
+    /// strategies does ([`SpeedRules::for_seats`]). Default: true, so that a strategy
+    /// written elsewhere (or an external bot) always finds it kept; the built-in
+    /// strategies that never read it say false.
+    fn reads_hand_memory(&self) -> bool {
+        true
+    }
 }
 
 /// A Speed strategy as the engine asks it: on the player's view. Speed's rules ask no

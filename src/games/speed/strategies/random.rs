@@ -20,4 +20,7 @@ impl SpeedStrategy for Random {
     fn choose(&self, _: &SpeedView, legal: &[SpeedAction], rng: &mut SimRng) -> Option<SpeedAction> {
         Some(legal[rng.random_range(0..legal.len())])
     }
+    fn reads_hand_memory(&self) -> bool {
+        false
+    }
 }

@@ -73,6 +73,9 @@ impl SpeedStrategy for Rollout {
     fn choose_moves(&self, view: &SpeedView, moves: &SpeedMoves, _: &mut SimRng) -> Option<SpeedAction> {
         Smart::STANDARD.pick_moves(view, moves)
     }
+    fn reads_hand_memory(&self) -> bool {
+        false
+    }
 }
 
 /// Every card whose rank is in `ranks` (bit `r - 1` for rank `r`).
@@ -227,9 +230,10 @@ impl Search {
         if candidates.len() < 2 {
             return (Some(first), think);
         }
-        let rules = SpeedRules { cfg: *view.rules() };
         let bots: [Bot<dyn SpeedStrategy>; 2] = std::array::from_fn(|_| Bot { strategy: Box::new(Rollout) as Box<dyn SpeedStrategy>, reaction: *reaction });
         let seats = Seated::new(&[&bots[0], &bots[1]]);
+        // The rollouts' smart reads no hand memory: they play without it.
+        let rules = SpeedRules::for_seats(*view.rules(), &seats);
         let me = view.seat();
         let search = Lookahead { rules: &rules, seats: &seats, me, reaction, options };
         let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| self.sample(view, reaction, r), |s, end| Self::value(s, me, end));
@@ -248,6 +252,10 @@ impl SpeedStrategy for Search {
     }
     fn choose_timed(&self, view: &SpeedView, moves: &SpeedMoves, reaction: &ReactionModel, rng: &mut SimRng) -> (Option<SpeedAction>, f64) {
         self.search(view, moves.iter(), reaction, rng)
+    }
+    /// With `memory=1` (the default) it deals the opponent's hand from the memory.
+    fn reads_hand_memory(&self) -> bool {
+        self.memory
     }
 }
 

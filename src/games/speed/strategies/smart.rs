@@ -137,4 +137,7 @@ impl SpeedStrategy for Smart {
     fn choose_moves(&self, view: &SpeedView, moves: &SpeedMoves, _: &mut SimRng) -> Option<SpeedAction> {
         self.pick_moves(view, moves)
     }
+    fn reads_hand_memory(&self) -> bool {
+        false
+    }
 }

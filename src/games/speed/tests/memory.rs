@@ -238,7 +238,7 @@ fn hand_memory_never_excludes_a_card_a_player_holds_when_both_draw_only_without_
         }).collect();
         let bots = bots(&[specs[0].as_str(), specs[1].as_str()]);
         let mut truth = Truth::new(cfg, true);
-        play_match(&SpeedRules { cfg }, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut truth);
+        play_match(&SpeedRules::new(cfg), &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut truth);
         checked += truth.checked;
         excluded += truth.excluded;
         truth_excluded += truth.truth_excluded;
@@ -259,8 +259,56 @@ fn hand_memory_stays_within_the_hand_against_a_random_player() {
         let cfg = random_flags(&mut rng);
         let bots = bots(&["random@expert", "smart@expert"]);
         let mut truth = Truth::new(cfg, false);
-        play_match(&SpeedRules { cfg }, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut truth);
+        play_match(&SpeedRules::new(cfg), &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut truth);
         checked += truth.checked;
     }
     assert!(checked > 60 * 40, "{checked} states checked");
+}
+
+#[test]
+fn a_table_keeps_the_memory_only_when_a_player_reads_it_and_plays_the_same_either_way() {
+    let cfg = SpeedConfig::default();
+    let seated = |names: [&str; 2]| {
+        let bots = bots(&names);
+        let kept = SpeedRules::for_seats(cfg, &Seated::new(&[&bots[0], &bots[1]])).hand_memory;
+        kept
+    };
+    assert!(!seated(["greedy@expert", "smart@expert"]));
+    assert!(!seated(["random@expert", "search@expert,memory=0"]));
+    assert!(seated(["greedy@expert", "search@expert"]));
+    assert!(SpeedRules::new(cfg).hand_memory);
+    // Without the memory, the same matches: it changes no move of a bot that does not
+    // read it, and the state without it stays empty.
+    let mut rng = rng_from(31);
+    let names = ["random", "greedy", "smart"];
+    for i in 0..120u64 {
+        let cfg = random_flags(&mut rng);
+        let specs = [0, 1].map(|_| format!("{}@expert", names[rng.random_range(0..3)]));
+        let bots = bots(&[specs[0].as_str(), specs[1].as_str()]);
+        let seats = Seated::new(&[&bots[0], &bots[1]]);
+        let without = SpeedRules::for_seats(cfg, &seats);
+        assert!(!without.hand_memory, "{specs:?}");
+        let mut empty = EmptyMemory(0);
+        let a = play_match(&without, &seats, &MatchSeeds::of_deal(i), &mut empty);
+        let b = play_match(&SpeedRules::new(cfg), &seats, &MatchSeeds::of_deal(i), &mut ());
+        assert_eq!(a, b, "match {i}, {specs:?}");
+        assert!(empty.0 > 20, "match {i}: {} states checked", empty.0);
+    }
+}
+
+/// Checks after every event that no depth of the hand memory is set (the memory is not
+/// kept) and counts the states checked.
+struct EmptyMemory(u32);
+
+impl EngineObserver<SpeedState, SpeedAction> for EmptyMemory {
+    fn on_event(&mut self, _: Micros, _: EngineEvent<SpeedAction>, s: &SpeedState) {
+        for p in 0..2 {
+            assert_eq!(s.players[p].memory.slots(), [0; HAND_LIMIT as usize], "seat {p}");
+        }
+        self.0 += 1;
+    }
+}
+
+impl MatchObserver<SpeedState, SpeedAction, SpeedEvent> for EmptyMemory {
+    fn on_match_event(&mut self, _: Micros, _: SpeedEvent, _: &SpeedState) {}
 }

@@ -143,7 +143,7 @@ fn speed_start_1_middle_cards_turn_up_together_then_hands_rest() {
     // hands busy for 200 ms and nobody can act before.
     let cfg = SpeedConfig::default();
     let b = bots(&["greedy@machine", "greedy@machine"]);
-    let rules = SpeedRules { cfg };
+    let rules = SpeedRules::new(cfg);
     let seats = Seated::new(&[&b[0], &b[1]]);
     let mut rec = Recorder::default();
     play_match(&rules, &seats, &MatchSeeds::of_deal(3), &mut rec);
@@ -169,7 +169,7 @@ fn speed_play_1_adjacent_ranks_with_and_without_wrap() {
 #[test]
 fn speed_play_1_first_touch_wins_and_the_later_card_goes_back_to_the_hand() {
     let mut rng = rng_from(2);
-    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let rules = SpeedRules::new(SpeedConfig::default());
     let mut s = position([&[c(6, 0), c(10, 0)], &[c(8, 0), c(10, 1)]], [c(7, 1), c(2, 1)], [10, 10], &mut rng);
     let (six, eight) = (SpeedAction::Play { card: c(6, 0), pile: 0 }, SpeedAction::Play { card: c(8, 0), pile: 0 });
     rules.lift(&mut s, 0, six);
@@ -187,7 +187,7 @@ fn speed_play_1_first_touch_wins_and_the_later_card_goes_back_to_the_hand() {
 #[test]
 fn speed_play_2_draw_only_below_five_cards_with_a_stock() {
     let mut rng = rng_from(3);
-    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let rules = SpeedRules::new(SpeedConfig::default());
     let five = [c(5, 0), c(5, 1), c(5, 2), c(5, 3), c(9, 0)];
     let four = [c(6, 0), c(6, 1), c(6, 2), c(6, 3)];
     let mut s = position([&five, &four], [c(12, 0), c(2, 1)], [10, 0], &mut rng);
@@ -205,7 +205,7 @@ fn speed_play_2_draw_only_below_five_cards_with_a_stock() {
 #[test]
 fn speed_rt_1_one_hand_one_card_with_play_and_draw_motions() {
     let b = bots(&["random@skilled", "greedy@novice"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let rules = SpeedRules::new(SpeedConfig::default());
     let seats = Seated::new(&[&b[0], &b[1]]);
     assert_eq!(rules.motion(SpeedAction::Play { card: c(1, 0), pile: 0 }), Motion::Play, "SPEED-RT-1: PLAY motion");
     assert_eq!(rules.motion(SpeedAction::Draw), Motion::Draw, "SPEED-RT-1: DRAW motion");
@@ -224,7 +224,7 @@ fn speed_rt_1_one_hand_one_card_with_play_and_draw_motions() {
 fn speed_stall_1_stuck_only_with_a_full_hand_or_an_empty_stock_then_side_piles_turn() {
     let mut rng = rng_from(4);
     let b = bots(&["greedy", "greedy"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let rules = SpeedRules::new(SpeedConfig::default());
     let seats = Seated::new(&[&b[0], &b[1]]);
     // No hand card fits K or 2 with wrap... except A and 3 and Q: hands avoid them.
     let p0 = [c(5, 0), c(5, 1), c(6, 2), c(7, 3), c(9, 0)];
@@ -250,7 +250,7 @@ fn speed_stall_1_stuck_only_with_a_full_hand_or_an_empty_stock_then_side_piles_t
 #[test]
 fn speed_stall_2_side_piles_reformed_from_the_centre_under_the_tops() {
     let b = bots(&["greedy", "greedy"]);
-    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let rules = SpeedRules::new(SpeedConfig::default());
     let seats = Seated::new(&[&b[0], &b[1]]);
     let mut splits = [0u32; 2];
     for seed in 0..40 {
@@ -294,7 +294,7 @@ fn speed_stall_2_side_piles_reformed_from_the_centre_under_the_tops() {
 #[test]
 fn speed_stall_2_nothing_to_recycle_ends_the_deal_and_fewer_cards_win() {
     let mut rng = rng_from(5);
-    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let rules = SpeedRules::new(SpeedConfig::default());
     let mut s = position([&[c(5, 0), c(5, 1)], &[c(5, 2)]], [c(13, 1), c(2, 1)], [0, 0], &mut rng);
     for x in s.side[0].union(s.side[1]).iter() {
         s.players[0].stock.insert(x);
@@ -317,7 +317,7 @@ fn speed_stall_2_nothing_to_recycle_ends_the_deal_and_fewer_cards_win() {
 #[test]
 fn speed_win_1_the_last_card_played_ends_the_deal() {
     let mut rng = rng_from(6);
-    let rules = SpeedRules { cfg: SpeedConfig::default() };
+    let rules = SpeedRules::new(SpeedConfig::default());
     let mut s = position([&[c(6, 0), c(9, 0)], &[c(5, 1)]], [c(7, 1), c(10, 1)], [0, 3], &mut rng);
     let six = SpeedAction::Play { card: c(6, 0), pile: 0 };
     rules.lift(&mut s, 0, six);
@@ -338,7 +338,7 @@ fn speed_score_1_points_per_card_and_the_target() {
     // Matches to 10 points: several fresh deals, the winner reaches the target first.
     let cfg = SpeedConfig { target: 10, score_counts: ScoreCounts::HandAndStock, ..cfg };
     let b = bots(&["smart@skilled", "greedy@casual"]);
-    let rules = SpeedRules { cfg };
+    let rules = SpeedRules::new(cfg);
     let seats = Seated::new(&[&b[0], &b[1]]);
     let mut multi = 0;
     for seed in 0..100 {
@@ -376,7 +376,7 @@ fn speed_inv_1_and_rule_invariants_hold_after_every_event_of_random_matches() {
         let spec = |rng: &mut SimRng| format!("{}@{}", names[rng.random_range(0..3)], presets[rng.random_range(0..5)]);
         let (a, b) = (spec(&mut rng), spec(&mut rng));
         let bots = bots(&[&a, &b]);
-        let rules = SpeedRules { cfg };
+        let rules = SpeedRules::new(cfg);
         let seats = Seated::new(&[&bots[0], &bots[1]]);
         let mut checker = InvariantChecker::new(cfg);
         let out = play_match(&rules, &seats, &MatchSeeds::of_deal(i), &mut checker);
@@ -420,7 +420,7 @@ fn the_state_is_small() {
 #[test]
 fn a_match_replays_from_its_seeds() {
     let b = bots(&["smart@skilled", "random@expert"]);
-    let rules = SpeedRules { cfg: SpeedConfig { target: 8, ..SpeedConfig::default() } };
+    let rules = SpeedRules::new(SpeedConfig { target: 8, ..SpeedConfig::default() });
     let seats = Seated::new(&[&b[0], &b[1]]);
     for seed in 0..20 {
         assert_eq!(play_match(&rules, &seats, &MatchSeeds::of_deal(seed), &mut ()), play_match(&rules, &seats, &MatchSeeds::of_deal(seed), &mut ()));
@@ -454,7 +454,7 @@ fn speed_stall_2_a_fruitless_pass_ends_real_deals_with_straight_ranks() {
     let sets = ["speed.wrap=false".to_string(), "speed.side_pile_size=5".to_string()];
     let cfg = SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &sets).unwrap());
     let b = bots(&["random@casual", "random@casual"]);
-    let rules = SpeedRules { cfg };
+    let rules = SpeedRules::new(cfg);
     let seats = Seated::new(&[&b[0], &b[1]]);
     let found = (0..30_000u64).find(|&i| {
         let mut checker = InvariantChecker::new(cfg);
@@ -533,7 +533,7 @@ fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them()
         let strategies = ["greedy", "smart"].map(|name| REGISTRY.iter().find(|r| r.info.name == name).unwrap().make_default()).into();
         let mut check = MovesCheck { cfg, strategies, states: 0 };
         for seed in 0..20 {
-            play_match(&SpeedRules { cfg }, &seats, &MatchSeeds::of_deal(seed), &mut check);
+            play_match(&SpeedRules::new(cfg), &seats, &MatchSeeds::of_deal(seed), &mut check);
         }
         assert!(check.states > 1000, "{flags:?}: {} states", check.states);
     }

@@ -128,7 +128,7 @@ fn search_think_time_is_charged_to_its_action() {
         let mut state = s;
         let mut rec = FirstStart::default();
         let (mut budget, mut counts) = (100_000, RoundCounts::default());
-        play_round(&SpeedRules { cfg }, &Seated::new(&[&searcher, &other]), &mut state, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut MatchRngs::of_deal(5), &mut rec);
+        play_round(&SpeedRules::new(cfg), &Seated::new(&[&searcher, &other]), &mut state, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut MatchRngs::of_deal(5), &mut rec);
         rec.0.unwrap()
     };
     let (t0, a0, free) = first_start("search,rollouts=4,ms_per_rollout=0");
@@ -176,7 +176,7 @@ fn speed_inv_1_and_rule_invariants_hold_with_the_searching_bot_under_random_flag
             specs.swap(0, 1);
         }
         let bots = bots(&specs);
-        let rules = SpeedRules { cfg };
+        let rules = SpeedRules::new(cfg);
         let mut checker = InvariantChecker::new(cfg);
         let out = play_match(&rules, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut checker);
         assert!(!out.capped, "match {i} ({specs:?}, {cfg:?}) hit the cap");
