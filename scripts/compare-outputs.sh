@@ -60,6 +60,10 @@ lopti-5p|match lopti --players 5 --bot random --games 5000
 lopti-flags|match lopti --set lopti.seven_on_seven=free --set lopti.draw_timing=end_of_turn --set lopti.empty_clear_bonus=false --set lopti.facedown_may_pickup=true --set lopti.bonus_optional=true --games 10000
 lopti-order-rankings|match lopti --set lopti.swap_order=clockwise_from_starter --set lopti.play_for_rankings=true --games 10000
 lopti-mcts|match lopti --bot mcts --bot lowest --set lopti.mcts_iterations=20 --games 200
+spit-search|match spit --bot search@expert --bot smart@expert --games 100
+speed-search|match speed --bot search@expert --bot smart@expert --games 1000
+speed-search-memory-off|match speed --bot search@expert,memory=0 --bot greedy@expert --games 500
+nerts-search|match nerts --bot search@skilled --bot lazy@skilled --set nerts.target=20 --games 40
 EOF
 }
 
