@@ -191,17 +191,22 @@ const fn rank_bits(r: Rank) -> u64 {
 /// top play is another rank) as four of a kind.
 const FOUR_ANY: u64 = ONES << 3 & !(rank_bits(THREE) | rank_bits(TEN));
 
-/// The plays legal on a pile whose top play is `m` x `q` with top run `run`, for a player
-/// without the obligation, under `seven_on_seven=equal_more` (the rules of
-/// [`Plays::allowed_from_scratch`]).
-const fn allowed_on(q: Rank, m: u8, run: u8) -> u64 {
-    let others = if q == SEVEN {
+/// The ranks besides 3 that may go on a top of rank `q` without the obligation: on a 7
+/// the low ones, else 2, 7, 10 and every rank above `q` (all of them on a 2).
+const fn others_on(q: Rank) -> u64 {
+    if q == SEVEN {
         LOW_ON_SEVEN
     } else {
         let higher = if q == TWO { EVERY } else { EVERY & !((1 << (4 * q as u32 + 4)) - 1) };
         rank_bits(TWO) | rank_bits(SEVEN) | rank_bits(TEN) | higher
-    };
-    let mut plays = others | rank_bits(THREE);
+    }
+}
+
+/// The plays legal on a pile whose top play is `m` x `q` with top run `run`, for a player
+/// without the obligation, under `seven_on_seven=equal_more` (the rules of
+/// [`Plays::allowed_from_scratch`]).
+const fn allowed_on(q: Rank, m: u8, run: u8) -> u64 {
+    let mut plays = others_on(q) | rank_bits(THREE);
     if q != THREE {
         let more = (0xF << m) & 0xF;
         let complete = if run < 4 { 1 << (3 - run) } else { 0 };
@@ -288,13 +293,7 @@ impl Plays {
         if obligated {
             return Plays(rank_bits(THREE));
         }
-        let others = if q == SEVEN {
-            LOW_ON_SEVEN
-        } else {
-            let higher = if q == TWO { EVERY } else { EVERY & !((1 << (4 * q as u32 + 4)) - 1) };
-            rank_bits(TWO) | rank_bits(SEVEN) | rank_bits(TEN) | higher
-        };
-        let mut plays = others | rank_bits(THREE);
+        let mut plays = others_on(q) | rank_bits(THREE);
         if q == SEVEN && rules.seven_on_seven == SevenOnSeven::Free {
             plays |= rank_bits(SEVEN);
         } else if q != THREE {
