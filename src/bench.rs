@@ -323,7 +323,7 @@ mod tests {
     fn a_short_measurement_counts_matches_actions_and_rounds() {
         let case = cases(Some("speed")).unwrap().remove(0);
         let row = measure(&case, 1, 0.02, 3).unwrap();
-        assert!(row.matches >= 2 && row.matches % 2 == 0, "whole deals of two seatings: {}", row.matches);
+        assert!(row.matches >= 2 && row.matches.is_multiple_of(2), "whole deals of two seatings: {}", row.matches);
         assert!(row.actions > 10 * row.matches, "a Speed match lands dozens of actions: {} over {}", row.actions, row.matches);
         assert!(row.rounds.is_some_and(|r| r >= row.matches), "every match has a deal");
         assert_eq!(values(&row).len(), COLUMNS.len());

@@ -34,15 +34,11 @@ impl<'a> Bytes<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         Bytes { data }
     }
-    /// The next byte, if any.
-    pub fn next(&mut self) -> Option<u8> {
-        let (&b, rest) = self.data.split_first()?;
-        self.data = rest;
-        Some(b)
-    }
     /// The next byte, or 0 past the end.
     pub fn byte(&mut self) -> u8 {
-        self.next().unwrap_or(0)
+        let Some((&b, rest)) = self.data.split_first() else { return 0 };
+        self.data = rest;
+        b
     }
     /// The next eight bytes as a little-endian number (missing bytes are 0).
     pub fn u64(&mut self) -> u64 {
@@ -234,7 +230,7 @@ fn scripted_bots<A, S: ?Sized>(script: &Arc<Mutex<Script<A>>>, presets: &[Preset
 /// Returns the engine's report of an illegal choice, if the bots made one.
 pub fn spit_actions(data: &[u8]) -> Option<IllegalChoice> {
     let mut input = Bytes::new(data);
-    let Some((cfg, _, seeds, presets)) = realtime_setup::<spit::Spit>(&mut input) else { return None };
+    let (cfg, _, seeds, presets) = realtime_setup::<spit::Spit>(&mut input)?;
     let script = Script::shared(input.rest());
     let bots = scripted_bots(&script, &presets, |b| Box::new(b) as Box<dyn spit::strategies::SpitStrategy>);
     let seated: Seated<_> = bots.iter().collect();
@@ -247,7 +243,7 @@ pub fn spit_actions(data: &[u8]) -> Option<IllegalChoice> {
 /// Fuzz body `speed_actions`: as [`spit_actions`], for Speed.
 pub fn speed_actions(data: &[u8]) -> Option<IllegalChoice> {
     let mut input = Bytes::new(data);
-    let Some((cfg, _, seeds, presets)) = realtime_setup::<speed::Speed>(&mut input) else { return None };
+    let (cfg, _, seeds, presets) = realtime_setup::<speed::Speed>(&mut input)?;
     let script = Script::shared(input.rest());
     let bots = scripted_bots(&script, &presets, |b| Box::new(b) as Box<dyn speed::strategies::SpeedStrategy>);
     let seated: Seated<_> = bots.iter().collect();
@@ -261,7 +257,7 @@ pub fn speed_actions(data: &[u8]) -> Option<IllegalChoice> {
 /// event checked by the Nerts match checker.
 pub fn nerts_actions(data: &[u8]) -> Option<IllegalChoice> {
     let mut input = Bytes::new(data);
-    let Some((cfg, _, seeds, presets)) = realtime_setup::<nerts::Nerts>(&mut input) else { return None };
+    let (cfg, _, seeds, presets) = realtime_setup::<nerts::Nerts>(&mut input)?;
     let script = Script::shared(input.rest());
     let bots = scripted_bots(&script, &presets, |b| Box::new(b) as Box<dyn nerts::strategies::NertsStrategy>);
     let seated: Seated<_> = bots.iter().collect();
@@ -369,8 +365,11 @@ pub fn lopti_position(data: &[u8]) {
     assert_eq!(lopti::position::legal_lines(text).as_deref(), Ok(&lines[..]), "legal lists the parsed position's actions");
 }
 
+/// A fuzz body: runs one input, panicking on a defect.
+pub type FuzzBody = fn(&[u8]);
+
 /// Every fuzz body by target name, for the smoke test and the fuzz crate.
-pub const TARGETS: [(&str, fn(&[u8])); 8] = [
+pub const TARGETS: [(&str, FuzzBody); 8] = [
     ("experiment_file", experiment_file),
     ("bot_file", bot_file),
     ("cli_values", cli_values),

@@ -296,10 +296,10 @@ fn lopti_positions_out_of_range_or_with_a_key_twice_are_errors() {
         std::fs::write(&p, json).unwrap();
         p
     };
-    let plays = vec![r#"["2"]"#, r#"["4"]"#].repeat(23).join(", ");
+    let plays = [r#"["2"]"#, r#"["4"]"#].repeat(23).join(", ");
     let long_pile = write("pile.json", &format!(r#"{{"players": 2, "hand": ["K"], "face_up": [], "face_down": 0, "pile": [{plays}]}}"#));
     assert_error(&cardsim(&["legal", "lopti", "--position", s(&long_pile)]), &["pile: 46 plays", "at most 44"]);
-    let plays = vec![r#"["2"]"#, r#"["4"]"#].repeat(5).join(", ");
+    let plays = [r#"["2"]"#, r#"["4"]"#].repeat(5).join(", ");
     let fifth_two = write("two.json", &format!(r#"{{"players": 2, "hand": ["K"], "face_up": [], "face_down": 0, "pile": [{plays}]}}"#));
     assert_error(&cardsim(&["legal", "lopti", "--position", s(&fifth_two)]), &["pile[8]: more than four 2s"]);
     let twice = write("twice.json", r#"{"players": 2, "players": 5, "hand": ["K"], "face_up": [], "face_down": 0, "pile": []}"#);

@@ -168,7 +168,7 @@ fn a_tampered_checkpoint_is_refused_naming_the_field() {
     let cp = out.join(".resume-1-of-1.json");
     let saved = std::fs::read(&cp).unwrap();
     let resume = ["run", s(&exp), "--out", s(&out), "--quiet", "--resume"];
-    let cases: Vec<(bool, &str, Box<dyn FnOnce(&mut serde_json::Value)>)> = vec![
+    let cases: Vec<(bool, &str, Corruption)> = vec![
         (false, "does not match its checksum", Box::new(|v| v["state"]["stats"][0]["wins"][0][0] = 1.into())),
         (true, "units_done: 999 of", Box::new(|v| v["units_done"] = 999.into())),
         (true, "state.stats[0].games", Box::new(|v| v["units_done"] = 2.into())),
@@ -213,7 +213,7 @@ fn shards_merge_only_when_every_input_and_count_holds() {
     let part = parts.join("partial-2-of-2.json");
     let saved = std::fs::read(&part).unwrap();
     let merge = ["merge", s(&parts), "--out", s(&merged)];
-    let cases: Vec<(bool, &str, Box<dyn FnOnce(&mut serde_json::Value)>)> = vec![
+    let cases: Vec<(bool, &str, Corruption)> = vec![
         (true, "more wins than games", Box::new(|v| v["state"]["stats"][1]["wins"][1][1] = 100_000.into())),
         (true, "1 entries where the experiment's table has 2", Box::new(|v| { v["state"]["stats"][1]["deal_wins"].as_array_mut().unwrap().pop(); })),
         (true, "bot-seat games where", Box::new(|v| v["state"]["stats"][0]["games"][0][0] = (u64::MAX - 5).into())),
@@ -379,3 +379,6 @@ fn an_external_bots_script_is_pinned_like_a_bot_file() {
     let err = error(&["merge", s(&parts), "--out", s(&root.join("merged"))], &[]);
     assert!(err.contains("speed_random.py changed since the first shard ran"), "{err}");
 }
+
+/// A change made to a saved JSON file to corrupt it.
+type Corruption = Box<dyn FnOnce(&mut serde_json::Value)>;

@@ -143,7 +143,7 @@ struct Rules {
 fn rules_of(ms: &Value) -> Rules {
     let f = |k: &str| ms["flags"][k].as_str().unwrap_or_else(|| panic!("match_start lacks flag {k}")).to_string();
     let players = ms["seats"].as_array().unwrap().len();
-    let teams = players % 2 == 0
+    let teams = players.is_multiple_of(2)
         && match f("nerts.partnerships").as_str() {
             "auto" => players >= 6,
             "pairs" => players >= 4,
@@ -1121,7 +1121,7 @@ fn the_replay_catches_a_tampered_trace() {
     let reject = first(&events, kind("reject"));
     let reset = first(&events, kind("reset"));
     let deal_end = first(&events, kind("deal_end"));
-    let changes: Vec<(&str, Box<dyn Fn(&mut Vec<Value>)>)> = vec![
+    let changes: Vec<(&str, Box<Tamper>)> = vec![
         ("two stock cards swapped at the deal", Box::new(|v| {
             let stock = v[1]["layouts"][0]["stock"].as_array_mut().unwrap();
             stock.swap(0, 4);
@@ -1205,3 +1205,6 @@ fn nerts_replays_under_many_flags() {
     }
     eprintln!("{total} events, {seen:?}");
 }
+
+/// A change made to a trace's events to tamper with it.
+type Tamper = dyn Fn(&mut Vec<Value>);

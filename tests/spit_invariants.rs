@@ -60,13 +60,13 @@ fn invariants_hold_after_every_event_of_random_matches() {
         assert!(!out.capped || own_piles, "match {i} hit the cap with shared piles: {sets:?}");
         capped += out.capped as u64;
         events += checker.events;
-        for k in 1..9 {
-            total[k] += checker.checked[k];
+        for (sum, checked) in total.iter_mut().zip(checker.checked).skip(1) {
+            *sum += checked;
         }
     }
     let names = ["", "SPIT-INV-1", "SPIT-INV-2", "SPIT-INV-3", "SPIT-INV-4", "SPIT-INV-5", "SPIT-INV-6", "SPIT-INV-7", "SPIT-INV-8"];
-    for k in 1..9 {
-        assert!(total[k] > 0, "{} was never checked", names[k]);
+    for (sum, name) in total.iter().zip(names).skip(1) {
+        assert!(*sum > 0, "{name} was never checked");
     }
     assert!(capped < MATCHES / 50, "{capped} of {MATCHES} matches hit the action cap");
     assert!(events > MATCHES * 100, "only {events} events checked");

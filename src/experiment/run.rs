@@ -21,6 +21,9 @@ use std::ops::Range;
 /// One deal's figures of one sweep cell (see `Study::figures`): fixed room, no heap.
 type Figures = arrayvec::ArrayVec<i64, { 2 + crate::rng::MAX_SEATS }>;
 
+/// A CSV's header and rows, as text.
+type HeaderAndRows = (Vec<String>, Vec<Vec<String>>);
+
 /// Segments per table (or per sweep) a run is played in: the unit of resuming.
 pub const SEGMENTS: u64 = 32;
 
@@ -558,7 +561,7 @@ impl Study {
 
     /// Ratings of a round robin, gauntlet or head-to-head: `rank, bot, elo, elo_se,
     /// elo_ci_low, elo_ci_high, tables, games, wins`, best first.
-    fn ratings(&self, state: &StudyState) -> Result<Option<(Vec<String>, Vec<Vec<String>>)>, String> {
+    fn ratings(&self, state: &StudyState) -> Result<Option<HeaderAndRows>, String> {
         if self.exp.format == Format::Matchups {
             return Ok(None);
         }

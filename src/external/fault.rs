@@ -62,5 +62,5 @@ impl Fault {
 
 /// Milliseconds as seconds for people: `10 s`, `0.5 s`.
 fn seconds(ms: u64) -> String {
-    if ms % 1000 == 0 { format!("{} s", ms / 1000) } else { format!("{} s", ms as f64 / 1000.0) }
+    if ms.is_multiple_of(1000) { format!("{} s", ms / 1000) } else { format!("{} s", ms as f64 / 1000.0) }
 }

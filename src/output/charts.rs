@@ -1020,28 +1020,6 @@ fn ratings_svg(r: &Ratings) -> Result<Vec<u8>, String> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sweep_suffixes_are_stripped_from_bot_labels() {
-        assert_eq!(base_label("smart@skilled look.mu=300"), "smart@skilled");
-        assert_eq!(base_label("smart@skilled look.mu=300 look.sigma=40"), "smart@skilled");
-        assert_eq!(base_label("greedy@skilled"), "greedy@skilled");
-        assert_eq!(base_label("a=b"), "a=b");
-    }
-
-    #[test]
-    fn ticks_are_round_and_labels_short() {
-        assert_eq!(nice_ticks(0.0, 1.0, 5), vec![0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0]);
-        assert_eq!(num_label(0.6000000000000001), "0.6");
-        assert_eq!(num_label(-0.0), "0");
-        assert_eq!(num_label(250.0), "250");
-        assert_eq!(nice_ticks(3.0, 3.0, 5), vec![3.0]);
-    }
-}
-
 // ---------------------------------------------------------------------------------
 // trajectory.svg (`cardsim tune`)
 
@@ -1072,4 +1050,26 @@ pub fn trajectory_svg(series: &[(String, f64, Vec<f64>)]) -> Result<Vec<u8>, Str
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sweep_suffixes_are_stripped_from_bot_labels() {
+        assert_eq!(base_label("smart@skilled look.mu=300"), "smart@skilled");
+        assert_eq!(base_label("smart@skilled look.mu=300 look.sigma=40"), "smart@skilled");
+        assert_eq!(base_label("greedy@skilled"), "greedy@skilled");
+        assert_eq!(base_label("a=b"), "a=b");
+    }
+
+    #[test]
+    fn ticks_are_round_and_labels_short() {
+        assert_eq!(nice_ticks(0.0, 1.0, 5), vec![0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0]);
+        assert_eq!(num_label(0.6000000000000001), "0.6");
+        assert_eq!(num_label(-0.0), "0");
+        assert_eq!(num_label(250.0), "250");
+        assert_eq!(nice_ticks(3.0, 3.0, 5), vec![3.0]);
+    }
 }

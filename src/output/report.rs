@@ -50,9 +50,12 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// A file's name and bytes.
+type NamedFile = (String, Vec<u8>);
+
 /// The files of the folder to show, by name and bytes, in the manifest's order, and the
 /// manifest's text.
-fn read_folder(dir: &Path) -> Result<(String, Vec<(String, Vec<u8>)>), String> {
+fn read_folder(dir: &Path) -> Result<(String, Vec<NamedFile>), String> {
     let shown = clip_path(dir);
     let manifest_path = dir.join("manifest.toml");
     if !manifest_path.is_file() {

@@ -92,7 +92,9 @@ impl Spsa {
             return Err(format!("{} start values for {} parameters", start.len(), params.len()));
         }
         for p in &params {
-            if !(p.min < p.max) || !(p.c_end > 0.0) || !(p.r_end > 0.0) || !p.c_end.is_finite() || !p.r_end.is_finite() {
+            // Written as one conjunction so that a NaN anywhere fails it.
+            let valid = p.min < p.max && p.c_end > 0.0 && p.r_end > 0.0 && p.c_end.is_finite() && p.r_end.is_finite();
+            if !valid {
                 return Err(format!("{}: needs min < max and positive c_end and r_end", p.name));
             }
         }

@@ -293,10 +293,10 @@ mod tests {
 
     #[test]
     fn a_pile_beyond_the_limits_is_an_error_not_a_panic() {
-        let plays = vec![r#"["2"]"#, r#"["4"]"#].repeat(23).join(", ");
+        let plays = [r#"["2"]"#, r#"["4"]"#].repeat(23).join(", ");
         let e = parse_position(&format!(r#"{{"players": 2, "hand": ["K"], "face_up": [], "face_down": 0, "pile": [{plays}]}}"#)).unwrap_err();
         assert!(e.starts_with("pile: 46 plays"), "{e}");
-        let plays = vec![r#"["2"]"#, r#"["4"]"#].repeat(5).join(", ");
+        let plays = [r#"["2"]"#, r#"["4"]"#].repeat(5).join(", ");
         let e = parse_position(&format!(r#"{{"players": 2, "hand": ["K"], "face_up": [], "face_down": 0, "pile": [{plays}]}}"#)).unwrap_err();
         assert_eq!(e, "pile[8]: more than four 2s in the pile");
     }

@@ -74,9 +74,8 @@ fn deal(rules: &SpitRules, holdings: [CardSet; 2], zone: ChanceKey) -> SpitState
 /// The opening flip (SPIT-SETUP-4): each player with spit cards starts his own pile.
 pub(crate) fn opening_flip(s: &mut SpitState) -> [bool; MAX_PLAYERS] {
     let mut flipped = [false; MAX_PLAYERS];
-    for p in 0..2 {
-        if s.players[p].spit > 0 {
-            let me = &mut s.players[p];
+    for (p, me) in s.players.iter_mut().enumerate() {
+        if me.spit > 0 {
             me.spit -= 1;
             let c = me.hidden.draw_keyed(me.zone);
             s.piles[p].push(c);

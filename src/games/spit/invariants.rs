@@ -101,10 +101,9 @@ impl crate::realtime::MatchObserver<SpitState, SpitAction, SpitEvent> for Invari
                 self.checked[2] += 1;
                 assert_eq!(holdings[0] + holdings[1], 52, "SPIT-INV-2: holdings {holdings:?} do not sum to 52");
                 let t = self.cfg.stock_capacity();
-                for p in 0..2 {
-                    let me = &s.players[p];
-                    assert_eq!(me.stock_count(), holdings[p].min(t), "SPIT-INV-2: player {p} stockpile cards");
-                    assert_eq!(me.spit as u32, holdings[p].saturating_sub(t), "SPIT-INV-2: player {p} spit cards");
+                for (p, (me, &held)) in s.players.iter().zip(&holdings).enumerate() {
+                    assert_eq!(me.stock_count(), held.min(t), "SPIT-INV-2: player {p} stockpile cards");
+                    assert_eq!(me.spit as u32, held.saturating_sub(t), "SPIT-INV-2: player {p} spit cards");
                     if self.first_deal {
                         for (k, slot) in me.slots[..self.cfg.slots as usize].iter().enumerate() {
                             assert_eq!((slot.len(), slot.up.is_some()), (k as u32 + 1, true), "SPIT-INV-2: first deal slot {k}");

@@ -214,7 +214,7 @@ fn tampered_saved_histograms_are_refused_naming_the_field() {
         f(&mut v);
         serde_json::from_value::<Histogram>(v).unwrap_err().to_string()
     };
-    let cases: [(&str, &dyn Fn(&mut serde_json::Value)); 12] = [
+    let cases: [(&str, &Corruption); 12] = [
         ("`layout`", &|v| v["layout"][1] = 9.into()),
         ("`buckets` names bucket 67584", &|v| v["buckets"][3][0] = BUCKETS.into()),
         ("strictly ascending", &|v| v["buckets"].as_array_mut().unwrap().swap(0, 1)),
@@ -269,3 +269,6 @@ fn adding_bucket_lists_in_place_equals_a_map_of_counts() {
         }
     }
 }
+
+/// A change made to a histogram's JSON to corrupt it.
+type Corruption = dyn Fn(&mut serde_json::Value);

@@ -138,7 +138,7 @@ impl ValueTable {
         let deals = rounds.div_ceil(per).max(1);
         let variants = Self::variants(&table.catalog);
         let jobs: Vec<(Option<usize>, u64)> = (0..=variants.len()).flat_map(|v| (0..deals).map(move |d| ((v > 0).then(|| v - 1), d))).collect();
-        let counts: Vec<(Option<usize>, Result<[u64; MAX_SEATS], String>)> = jobs
+        let counts: Vec<(Option<usize>, DealWins)> = jobs
             .par_iter()
             .map(|&(v, d)| (v, quick_deal(table, v.map(|v| variants[v]), seed, d)))
             .collect();
@@ -161,9 +161,12 @@ impl ValueTable {
     }
 }
 
+/// Each bot's wins in one deal of [`quick_deal`], or why the deal could not be played.
+type DealWins = Result<[u64; MAX_SEATS], String>;
+
 /// One quick-simulation deal under every seating: wins per bot, or an external bot's
 /// fault in words. Each round is one match of the protocol for the external bots.
-fn quick_deal(table: &Table, variant: Option<Variant>, seed: u64, d: u64) -> Result<[u64; MAX_SEATS], String> {
+fn quick_deal(table: &Table, variant: Option<Variant>, seed: u64, d: u64) -> DealWins {
     let n = table.bots.len();
     let per = seatings_per_deal(SeatingDesign::All, n);
     let ds = mix(&[seed, 0x7175_6963, d]);

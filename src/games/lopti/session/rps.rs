@@ -155,10 +155,14 @@ pub struct Match {
     pub stalled: bool,
 }
 
+/// The next sign of a player `W` (which player is asking), from his own throws and the
+/// other's so far: `throw(who, mine, theirs)`.
+pub type ThrowFn<'a, W> = dyn FnMut(W, &[Sign], &[Sign]) -> Sign + 'a;
+
 /// Throws until one is decisive; returns it (or a coin after [`STALL`] ties) and whether
 /// the coin was needed. `throw(first, mine, theirs)` is the next sign of the first player
 /// (`first` true) or of the second, from its own throws and the other's so far.
-fn decisive_throw(throw: &mut dyn FnMut(bool, &[Sign], &[Sign]) -> Sign, throws: &mut Vec<Throw>, coin: &mut SimRng) -> (bool, bool) {
+fn decisive_throw(throw: &mut ThrowFn<'_, bool>, throws: &mut Vec<Throw>, coin: &mut SimRng) -> (bool, bool) {
     for _ in 0..STALL {
         let mine: Vec<Sign> = throws.iter().map(|t| t.a).collect();
         let theirs: Vec<Sign> = throws.iter().map(|t| t.b).collect();
@@ -182,7 +186,7 @@ pub fn play_match(a: (RpsStrategy, &mut SimRng), b: (RpsStrategy, &mut SimRng), 
 
 /// [`play_match`] with the throws of `throw(first, mine, theirs)`: the next sign of the
 /// first player (`first` true) or of the second, from its own throws and the other's.
-pub fn play_match_with(throw: &mut dyn FnMut(bool, &[Sign], &[Sign]) -> Sign, coin: &mut SimRng) -> Match {
+pub fn play_match_with(throw: &mut ThrowFn<'_, bool>, coin: &mut SimRng) -> Match {
     let mut throws = Vec::with_capacity(48);
     let (mut wa, mut wb, mut stalled) = (0, 0, false);
     while wa + wb < DECISIVE_THROWS {
@@ -218,7 +222,7 @@ pub fn knockout(members: &[u8], strategy: impl Fn(u8) -> RpsStrategy, dice: &mut
 }
 
 /// [`knockout`] with the throws of `throw(seat, mine, theirs)`.
-pub fn knockout_with(members: &[u8], throw: &mut dyn FnMut(u8, &[Sign], &[Sign]) -> Sign, chance: &mut SimRng) -> (u8, Vec<KnockoutMatch>) {
+pub fn knockout_with(members: &[u8], throw: &mut ThrowFn<'_, u8>, chance: &mut SimRng) -> (u8, Vec<KnockoutMatch>) {
     let mut alive: Vec<u8> = members.to_vec();
     for i in (1..alive.len()).rev() {
         alive.swap(i, chance.random_range(0..=i));

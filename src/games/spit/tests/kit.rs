@@ -39,26 +39,26 @@ fn slot(spec: &str) -> Slot {
 pub fn position(slots: [&[&str]; 2], spit: [u8; 2], tops: [Option<&str>; 2]) -> SpitState {
     let mut s = SpitState::EMPTY;
     let mut used = CardSet::EMPTY;
-    for p in 0..2 {
-        for (k, spec) in slots[p].iter().enumerate() {
-            s.players[p].slots[k] = slot(spec);
-            if let Some(c) = s.players[p].slots[k].up {
+    for ((me, specs), &spit) in s.players.iter_mut().zip(slots).zip(&spit) {
+        for (kept, spec) in me.slots.iter_mut().zip(specs) {
+            *kept = slot(spec);
+            if let Some(c) = kept.up {
                 used.insert(c);
             }
         }
-        s.players[p].spit = spit[p];
+        me.spit = spit;
     }
-    for j in 0..2 {
-        if let Some(t) = tops[j] {
+    for (active, top) in s.active.iter_mut().zip(tops) {
+        if let Some(t) = top {
             used.insert(card(t));
-            s.active[j] = true;
+            *active = true;
         }
     }
     let mut free = CardSet(CardSet::FULL.0 & !used.0).iter();
-    for p in 0..2 {
-        let need: u32 = s.players[p].slots.iter().map(|x| x.down as u32).sum::<u32>() + spit[p] as u32;
+    for me in &mut s.players {
+        let need: u32 = me.slots.iter().map(|x| x.down as u32).sum::<u32>() + me.spit as u32;
         for _ in 0..need {
-            s.players[p].hidden.insert(free.next().expect("enough cards"));
+            me.hidden.insert(free.next().expect("enough cards"));
         }
     }
     let rest: Vec<Card> = free.collect();
@@ -66,9 +66,9 @@ pub fn position(slots: [&[&str]; 2], spit: [u8; 2], tops: [Option<&str>; 2]) -> 
     for (i, c) in rest.into_iter().enumerate() {
         s.piles[active[i % active.len()]].cards.insert(c);
     }
-    for j in 0..2 {
-        if let Some(t) = tops[j] {
-            s.piles[j].push(card(t));
+    for (pile, top) in s.piles.iter_mut().zip(tops) {
+        if let Some(t) = top {
+            pile.push(card(t));
         }
     }
     s
