@@ -101,16 +101,25 @@ impl Ranks {
     pub fn cards(self) -> impl Iterator<Item = Rank> {
         (0..RANKS as Rank).flat_map(move |r| std::iter::repeat_n(r, self.count(r) as usize))
     }
-    /// The `k`-th card in low-to-high order (`k < len`).
-    pub fn nth(self, mut k: u32) -> Rank {
-        for r in 0..RANKS as Rank {
-            let c = self.count(r) as u32;
-            if k < c {
-                return r;
-            }
-            k -= c;
-        }
-        panic!("index {k} beyond a multiset of {} cards", self.len())
+    /// The `k`-th card in low-to-high order (`k < len`; at most 128 cards, as every
+    /// multiset of one deck).
+    pub fn nth(self, k: u32) -> Rank {
+        // Without a walk over the ranks: byte `j` of `pairs` counts ranks `2j` and
+        // `2j + 1`, byte `j` of `prefix` the ranks up to `2j + 1` (at most 128 cards, so
+        // no byte carries into the next). Adding `0x7F - k` to every byte sets its high
+        // bit exactly when the byte is above `k` (the sum stays in 0..=255), so the
+        // lowest such byte is the pair holding the `k`-th card: the lower rank of the
+        // pair if `k` falls within its count, else the higher one.
+        const BYTES: u64 = 0x0101_0101_0101_0101;
+        debug_assert!(self.len() <= 128, "{} cards", self.len());
+        let pairs = (self.0 & LOW_NIBBLES) + ((self.0 >> 4) & LOW_NIBBLES);
+        let prefix = pairs.wrapping_mul(BYTES);
+        let above = (prefix + (0x7F - k.min(0x7F) as u64) * BYTES) & (0x80 * BYTES);
+        assert!(above != 0 && k <= 0x7F, "index {k} beyond a multiset of {} cards", self.len());
+        let j = above.trailing_zeros() / 8;
+        let before = ((prefix << 8) >> (8 * j)) as u32 & 0xFF;
+        let low = 2 * j as Rank;
+        low + (k - before >= self.count(low) as u32) as Rank
     }
     /// Removes and returns a uniformly random card: an unseen pile whose order nobody
     /// knows is equivalent to drawing from its multiset when the card is revealed
@@ -206,6 +215,25 @@ mod tests {
         assert_eq!(s.nth(0), TWO);
         assert_eq!(s.nth(4), 11);
         assert!(ranks_from("Z").is_err());
+    }
+
+    #[test]
+    fn nth_is_the_card_at_that_place_in_low_to_high_order() {
+        use rand::RngExt;
+        let mut rng = rng_from(11);
+        for _ in 0..20_000 {
+            let mut s = Ranks::EMPTY;
+            for r in 0..RANKS as Rank {
+                s.add(r, rng.random_range(0..=4));
+            }
+            let cards: Vec<Rank> = s.cards().collect();
+            assert!(cards.iter().enumerate().all(|(k, &r)| s.nth(k as u32) == r), "{s:?}");
+        }
+        let many = Ranks(0x9_9999_9999_9999);
+        let cards: Vec<Rank> = many.cards().collect();
+        assert_eq!(cards.len(), 117);
+        assert!(cards.iter().enumerate().all(|(k, &r)| many.nth(k as u32) == r), "counts above 4");
+        assert!(std::panic::catch_unwind(|| Ranks::DECK.nth(52)).is_err(), "beyond the cards");
     }
 
     #[test]

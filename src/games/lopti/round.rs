@@ -71,6 +71,7 @@ impl<'a> Seats<'a> {
 
     /// The action of the player on turn, asked only when more than one is legal, and
     /// whether it was one of the legal ones.
+    #[inline]
     pub fn act(&mut self, state: &State) -> (Action, bool) {
         let seat = state.current;
         let view = state.view(seat);
