@@ -42,6 +42,8 @@ pub const fn is_special(r: Rank) -> bool {
 }
 
 const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+/// The lowest bit of each of the thirteen rank counters.
+const HELD: u64 = 0x1_1111_1111_1111;
 
 /// A multiset of ranks: a 4-bit count per rank (0..=15; a real zone holds at most 4).
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -95,7 +97,17 @@ impl Ranks {
     }
     /// The ranks present, low to high, each once.
     pub fn ranks(self) -> impl Iterator<Item = Rank> {
-        (0..RANKS as Rank).filter(move |&r| self.count(r) > 0)
+        // The lowest bit of each rank's counter set when the counter is not zero (the
+        // counter's four bits ORed into it), walked low to high.
+        let x = self.0;
+        let mut held = (x | x >> 1 | x >> 2 | x >> 3) & HELD;
+        std::iter::from_fn(move || {
+            (held != 0).then(|| {
+                let b = held.trailing_zeros();
+                held &= held - 1;
+                (b / 4) as Rank
+            })
+        })
     }
     /// Every card, low to high (a rank appears as often as it is counted).
     pub fn cards(self) -> impl Iterator<Item = Rank> {
@@ -234,6 +246,20 @@ mod tests {
         assert_eq!(cards.len(), 117);
         assert!(cards.iter().enumerate().all(|(k, &r)| many.nth(k as u32) == r), "counts above 4");
         assert!(std::panic::catch_unwind(|| Ranks::DECK.nth(52)).is_err(), "beyond the cards");
+    }
+
+    #[test]
+    fn ranks_are_the_ranks_held_low_to_high() {
+        use rand::RngExt;
+        let mut rng = rng_from(12);
+        for _ in 0..20_000 {
+            let mut s = Ranks::EMPTY;
+            for r in 0..RANKS as Rank {
+                s.add(r, [0, 0, 1, 2, 3, 4, 15][rng.random_range(0..7)]);
+            }
+            let want: Vec<Rank> = (0..RANKS as Rank).filter(|&r| s.count(r) > 0).collect();
+            assert_eq!(s.ranks().collect::<Vec<_>>(), want, "{s:?}");
+        }
     }
 
     #[test]
