@@ -42,6 +42,8 @@ pub const fn is_special(r: Rank) -> bool {
 }
 
 const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+/// The lowest bit of each of the thirteen rank counters.
+const HELD: u64 = 0x1_1111_1111_1111;
 
 /// A multiset of ranks: a 4-bit count per rank (0..=15; a real zone holds at most 4).
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -95,22 +97,41 @@ impl Ranks {
     }
     /// The ranks present, low to high, each once.
     pub fn ranks(self) -> impl Iterator<Item = Rank> {
-        (0..RANKS as Rank).filter(move |&r| self.count(r) > 0)
+        // The lowest bit of each rank's counter set when the counter is not zero (the
+        // counter's four bits ORed into it), walked low to high.
+        let x = self.0;
+        let mut held = (x | x >> 1 | x >> 2 | x >> 3) & HELD;
+        std::iter::from_fn(move || {
+            (held != 0).then(|| {
+                let b = held.trailing_zeros();
+                held &= held - 1;
+                (b / 4) as Rank
+            })
+        })
     }
     /// Every card, low to high (a rank appears as often as it is counted).
     pub fn cards(self) -> impl Iterator<Item = Rank> {
         (0..RANKS as Rank).flat_map(move |r| std::iter::repeat_n(r, self.count(r) as usize))
     }
-    /// The `k`-th card in low-to-high order (`k < len`).
-    pub fn nth(self, mut k: u32) -> Rank {
-        for r in 0..RANKS as Rank {
-            let c = self.count(r) as u32;
-            if k < c {
-                return r;
-            }
-            k -= c;
-        }
-        panic!("index {k} beyond a multiset of {} cards", self.len())
+    /// The `k`-th card in low-to-high order (`k < len`; at most 128 cards, as every
+    /// multiset of one deck).
+    pub fn nth(self, k: u32) -> Rank {
+        // Without a walk over the ranks: byte `j` of `pairs` counts ranks `2j` and
+        // `2j + 1`, byte `j` of `prefix` the ranks up to `2j + 1` (at most 128 cards, so
+        // no byte carries into the next). Adding `0x7F - k` to every byte sets its high
+        // bit exactly when the byte is above `k` (the sum stays in 0..=255), so the
+        // lowest such byte is the pair holding the `k`-th card: the lower rank of the
+        // pair if `k` falls within its count, else the higher one.
+        const BYTES: u64 = 0x0101_0101_0101_0101;
+        debug_assert!(self.len() <= 128, "{} cards", self.len());
+        let pairs = (self.0 & LOW_NIBBLES) + ((self.0 >> 4) & LOW_NIBBLES);
+        let prefix = pairs.wrapping_mul(BYTES);
+        let above = (prefix + (0x7F - k.min(0x7F) as u64) * BYTES) & (0x80 * BYTES);
+        assert!(above != 0 && k <= 0x7F, "index {k} beyond a multiset of {} cards", self.len());
+        let j = above.trailing_zeros() / 8;
+        let before = ((prefix << 8) >> (8 * j)) as u32 & 0xFF;
+        let low = 2 * j as Rank;
+        low + (k - before >= self.count(low) as u32) as Rank
     }
     /// Removes and returns a uniformly random card: an unseen pile whose order nobody
     /// knows is equivalent to drawing from its multiset when the card is revealed
@@ -206,6 +227,39 @@ mod tests {
         assert_eq!(s.nth(0), TWO);
         assert_eq!(s.nth(4), 11);
         assert!(ranks_from("Z").is_err());
+    }
+
+    #[test]
+    fn nth_is_the_card_at_that_place_in_low_to_high_order() {
+        use rand::RngExt;
+        let mut rng = rng_from(11);
+        for _ in 0..20_000 {
+            let mut s = Ranks::EMPTY;
+            for r in 0..RANKS as Rank {
+                s.add(r, rng.random_range(0..=4));
+            }
+            let cards: Vec<Rank> = s.cards().collect();
+            assert!(cards.iter().enumerate().all(|(k, &r)| s.nth(k as u32) == r), "{s:?}");
+        }
+        let many = Ranks(0x9_9999_9999_9999);
+        let cards: Vec<Rank> = many.cards().collect();
+        assert_eq!(cards.len(), 117);
+        assert!(cards.iter().enumerate().all(|(k, &r)| many.nth(k as u32) == r), "counts above 4");
+        assert!(std::panic::catch_unwind(|| Ranks::DECK.nth(52)).is_err(), "beyond the cards");
+    }
+
+    #[test]
+    fn ranks_are_the_ranks_held_low_to_high() {
+        use rand::RngExt;
+        let mut rng = rng_from(12);
+        for _ in 0..20_000 {
+            let mut s = Ranks::EMPTY;
+            for r in 0..RANKS as Rank {
+                s.add(r, [0, 0, 1, 2, 3, 4, 15][rng.random_range(0..7)]);
+            }
+            let want: Vec<Rank> = (0..RANKS as Rank).filter(|&r| s.count(r) > 0).collect();
+            assert_eq!(s.ranks().collect::<Vec<_>>(), want, "{s:?}");
+        }
     }
 
     #[test]

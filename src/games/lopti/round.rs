@@ -71,10 +71,12 @@ impl<'a> Seats<'a> {
 
     /// The action of the player on turn, asked only when more than one is legal, and
     /// whether it was one of the legal ones.
+    #[inline]
     pub fn act(&mut self, state: &State) -> (Action, bool) {
         let seat = state.current;
         let view = state.view(seat);
-        let legal = view.legal_actions();
+        let legal = state.legal_actions();
+        debug_assert_eq!(legal, view.legal_actions(), "the state's and the view's legal actions");
         match legal.single() {
             // The only legal action is legal: no need to look it up.
             Some(action) => (action, true),

@@ -333,7 +333,10 @@ impl Plays {
 
     /// The first play in legal order: the lowest rank, its fewest cards.
     pub fn first(self) -> Option<(Rank, u8)> {
-        self.iter().next()
+        (self.0 != 0).then(|| {
+            let b = self.0.trailing_zeros();
+            ((b / 4) as Rank, (b % 4 + 1) as u8)
+        })
     }
 
     /// The last play in legal order: the highest rank, its most cards.

@@ -18,7 +18,7 @@ use super::config::{DrawTiming, Rules};
 use super::events::{Event, HookEvent, Hooked, Observer, PickupReason, When};
 use super::pile::Pile;
 use super::ranks::{Rank, Ranks, TEN, THREE};
-use super::rules::{is_legal_play, legal_plays, Action, ClearCause, Decision};
+use super::rules::{is_legal_play, legal_actions, legal_plays, Action, Actions, ClearCause, Decision};
 use super::view::View;
 use crate::rng::{ChanceKey, MatchSeeds, SimRng};
 use super::entry::MAX_SEATS;
@@ -327,7 +327,17 @@ impl State {
         View::new(self, seat)
     }
 
+    /// The legal actions of the player on turn during play: what his view's
+    /// [`View::legal_actions`] gives, without going through the view (the round loop
+    /// asks this once a turn).
+    #[inline]
+    pub fn legal_actions(&self) -> Actions {
+        debug_assert_eq!(self.phase, Phase::Play);
+        legal_actions(&self.decision(), &self.rules)
+    }
+
     /// The decision of the player on turn, for legality checks.
+    #[inline]
     pub fn decision(&self) -> Decision<'_> {
         let me = &self.players[self.current as usize];
         Decision {

@@ -137,6 +137,7 @@ impl<'a> View<'a> {
         &self.state.rules
     }
     /// His legal actions, in the order `cardsim legal lopti` prints them (empty during setup).
+    #[inline]
     pub fn legal_actions(&self) -> Actions {
         if self.setup() {
             return Actions::new();

@@ -1,7 +1,7 @@
 //! `burner`: clears the pile whenever it can.
 
 use super::{lowest_choice, strong_face_up_swap, Registered, Strategy};
-use crate::games::lopti::rules::{Action, Actions, ClearCause, Clears};
+use crate::games::lopti::rules::{Action, Actions, ClearCause, Clears, Plays};
 use crate::games::lopti::state::Swap;
 use crate::games::lopti::view::View;
 use crate::games::StrategyInfo;
@@ -30,10 +30,15 @@ impl Strategy for Burner {
     fn act(&self, view: &View, legal: &Actions, _: &mut SimRng) -> Action {
         let clears = Clears::on(view.pile(), view.run3());
         let three_run_counts = !view.pile().is_empty() || view.rules().empty_clear_bonus;
+        let plays = legal.plays();
+        let clearing = |c| if c != ClearCause::ThreeRun || three_run_counts { plays.and(clears.by(c)) } else { Plays::NONE };
+        // The first cause with a legal clearing play, then its fewest cards (most
+        // decisions have none: three tests, then play like `lowest`).
         [ClearCause::FourOfAKind, ClearCause::ThreeRun, ClearCause::Ten]
+            .map(clearing)
             .into_iter()
-            .filter(|&c| c != ClearCause::ThreeRun || three_run_counts)
-            .find_map(|c| legal.plays().and(clears.by(c)).fewest())
+            .find(|p| !p.is_empty())
+            .and_then(Plays::fewest)
             .map_or_else(|| lowest_choice(legal), |(rank, count)| Action::Play { rank, count })
     }
 }

@@ -119,8 +119,10 @@ fn lowest_choice(legal: &Actions) -> Action {
             return Action::Play { rank, count };
         }
     }
-    let fallback = [Action::Blind, Action::Pickup];
-    fallback.into_iter().find(|a| legal.contains(a)).unwrap_or(legal[0])
+    // No play is legal (every rank is ordinary or special), so the legal actions are
+    // among `blind`, `pickup` and `pass`, in that order: the first one is `blind` if
+    // legal, else `pickup` if legal.
+    legal[0]
 }
 
 #[cfg(test)]
