@@ -1,6 +1,10 @@
 //! Reaction-time models: how long a bot takes to see, decide and move
 //! (`docs/rules/reaction-time.md`, section 5). All times are in milliseconds
 //! here; the real-time engine works in integer microseconds.
+//!
+//! A [`ReactionModel`] is the parameters (bot files, presets, fitting build it by its
+//! fields); the engine draws from its [`PreparedModel`], made once per match, which gives
+//! the same times from the same random numbers with less work per draw.
 
 pub mod distribution;
 pub mod limits;
@@ -153,8 +157,9 @@ impl ReactionModel {
 /// ([`ReactionModel::prepare`]) and never edited, so it cannot disagree with it.
 ///
 /// Prepared: the mean motor time of every motion (Fitts' law), the lognormal σ and σ²/2
-/// of the motor noise, and the miss and fumble probabilities as integer thresholds
-/// ([`Coin`]).
+/// of the motor noise, and the miss and fumble probabilities as integer thresholds: a
+/// coin `rng.random::<f64>() < p` is `(u >> 11) < ⌈p · 2⁵³⌉` on the same `u64` `u`, the
+/// same answer for every `u` and `p` (the proof is on the private `Coin`).
 #[derive(Clone, Copy, Debug)]
 pub struct PreparedModel {
     look: Dist,
