@@ -1,6 +1,10 @@
 //! Reaction-time models: how long a bot takes to see, decide and move
 //! (`docs/rules/reaction-time.md`, section 5). All times are in milliseconds
 //! here; the real-time engine works in integer microseconds.
+//!
+//! A [`ReactionModel`] is the parameters (bot files, presets, fitting build it by its
+//! fields); the engine draws from its [`PreparedModel`], made once per match, which gives
+//! the same times from the same random numbers with less work per draw.
 
 pub mod distribution;
 pub mod limits;
@@ -99,69 +103,178 @@ impl ReactionModel {
 
     /// Draws a motor time (lognormal with the model's cv around the mean).
     pub fn motor_time<R: Rng + ?Sized>(&self, m: Motion, rng: &mut R) -> f64 {
-        let mean = self.motor_mean(m);
-        let mut t = if self.motor_cv == 0.0 {
-            mean
-        } else {
-            // Lognormal with this mean and cv: mean · exp(σZ − σ²/2), σ² = ln(1 + cv²).
-            let (s2, sigma) = lognormal_sigma(self.motor_cv);
-            let z: f64 = StandardNormal.sample(rng);
-            mean * (sigma * z - s2 / 2.0).exp()
-        };
-        if self.p_fumble > 0.0 && rng.random::<f64>() < self.p_fumble {
-            t += FUMBLE_MS;
-        }
-        t
+        self.prepare().motor_time(m, rng)
     }
 
     /// Perception and decision time: one look (plus another on a miss), a visual scan of
     /// `candidates` items (self-terminating when `found`), and Hick–Hyman over `options`.
     pub fn cognition_time<R: Rng + ?Sized>(&self, candidates: u32, options: u32, found: bool, rng: &mut R) -> f64 {
-        let mut look = self.look.sample(rng);
-        if self.p_miss > 0.0 && rng.random::<f64>() < self.p_miss {
-            look += self.look.sample(rng);
-        }
-        let scanned = if found && candidates > 1 { rng.random_range(1..=candidates) } else { candidates };
-        look + self.scan_per_item * scanned as f64 + self.hick_b * log2_of(options + 1)
+        self.prepare().cognition_time(candidates, options, found, rng)
     }
 
     /// Time from decision to commit of an action (ms): cognition plus movement, less the
     /// pipelined overlap (reaction-time.md section 5.1).
     pub fn action_time<R: Rng + ?Sized>(&self, m: Motion, candidates: u32, options: u32, rng: &mut R) -> f64 {
-        let cog = self.cognition_time(candidates, options, true, rng);
-        let motor = self.motor_time(m, rng);
-        cog + motor - self.overlap * cog.min(motor)
+        self.prepare().action_time(m, candidates, options, rng)
     }
 
     /// Time to slap a pile after a predictable cue (ms).
     pub fn slap_time<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
-        self.simple.sample(rng) + self.motor_time(Motion::Slap, rng)
+        self.prepare().slap_time(rng)
     }
 
     /// Time to recognise a predictable event such as a stall (ms).
     pub fn recognition_time<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         self.simple.sample(rng)
     }
+
+    /// The model prepared for drawing many times: see [`PreparedModel`]. The model's own
+    /// draw methods prepare it on every call; a match prepares each seat's model once
+    /// ([`crate::realtime::Seated`]).
+    pub fn prepare(&self) -> PreparedModel {
+        let lognormal = (self.motor_cv != 0.0).then(|| {
+            let s2 = (1.0 + self.motor_cv * self.motor_cv).ln();
+            Lognormal { sigma: s2.sqrt(), half_s2: s2 / 2.0 }
+        });
+        PreparedModel {
+            look: self.look,
+            simple: self.simple,
+            scan_per_item: self.scan_per_item,
+            hick_b: self.hick_b,
+            overlap: self.overlap,
+            motor_mean: std::array::from_fn(|m| self.geometry_mean(MOTION_GEOMETRY[m])),
+            lognormal,
+            miss: Coin::new(self.p_miss),
+            fumble: Coin::new(self.p_fumble),
+        }
+    }
 }
 
-/// `(s2, s2.sqrt())` with `s2 = ln(1 + cv²)`, the lognormal σ² for a coefficient of
-/// variation `cv`, remembered per thread for the last `cv` asked (a model asks for
-/// the same one every time): the same numbers as computing them afresh.
-#[inline]
-fn lognormal_sigma(cv: f64) -> (f64, f64) {
-    use std::cell::Cell;
-    thread_local! {
-        static LAST: Cell<Option<(u64, f64, f64)>> = const { Cell::new(None) };
-    }
-    LAST.with(|last| match last.get() {
-        Some((bits, s2, sigma)) if bits == cv.to_bits() => (s2, sigma),
-        _ => {
-            let s2 = (1.0 + cv * cv).ln();
-            let sigma = s2.sqrt();
-            last.set(Some((cv.to_bits(), s2, sigma)));
-            (s2, sigma)
+/// A [`ReactionModel`] prepared for drawing: what every draw computed from the
+/// parameters alone is computed once, by the same `f64` expressions, so every draw gives
+/// the same value from the same random numbers, consumed in the same order, as the model
+/// itself (the model's draw methods are this type's). Built only from a model
+/// ([`ReactionModel::prepare`]) and never edited, so it cannot disagree with it.
+///
+/// Prepared: the mean motor time of every motion (Fitts' law), the lognormal σ and σ²/2
+/// of the motor noise, and the miss and fumble probabilities as integer thresholds: a
+/// coin `rng.random::<f64>() < p` is `(u >> 11) < ⌈p · 2⁵³⌉` on the same `u64` `u`, the
+/// same answer for every `u` and `p` (the proof is on the private `Coin`).
+#[derive(Clone, Copy, Debug)]
+pub struct PreparedModel {
+    look: Dist,
+    simple: Dist,
+    scan_per_item: f64,
+    hick_b: f64,
+    overlap: f64,
+    /// [`ReactionModel::motor_mean`] of every motion, by [`Motion`] index.
+    motor_mean: [f64; MOTIONS],
+    /// The motor noise; `None` for a `motor_cv` of 0 (constant motor times).
+    lognormal: Option<Lognormal>,
+    /// A look misses (`p_miss`).
+    miss: Coin,
+    /// A movement fumbles (`p_fumble`).
+    fumble: Coin,
+}
+
+/// The lognormal factor of motor times, `exp(σZ − σ²/2)` with `σ² = ln(1 + cv²)`:
+/// its mean is 1 and its coefficient of variation `cv`.
+#[derive(Clone, Copy, Debug)]
+struct Lognormal {
+    /// σ = `s2.sqrt()`.
+    sigma: f64,
+    /// σ²/2 = `s2 / 2.0`.
+    half_s2: f64,
+}
+
+impl PreparedModel {
+    /// [`ReactionModel::motor_time`]: the motion's mean times the lognormal factor drawn
+    /// from a standard normal, plus [`FUMBLE_MS`] when the fumble coin (drawn only for a
+    /// `p_fumble` above 0) falls.
+    #[inline]
+    pub fn motor_time<R: Rng + ?Sized>(&self, m: Motion, rng: &mut R) -> f64 {
+        let mean = self.motor_mean[m as usize];
+        let mut t = match self.lognormal {
+            None => mean,
+            Some(Lognormal { sigma, half_s2 }) => {
+                let z: f64 = StandardNormal.sample(rng);
+                mean * (sigma * z - half_s2).exp()
+            }
+        };
+        if self.fumble.flip(rng) {
+            t += FUMBLE_MS;
         }
-    })
+        t
+    }
+
+    /// [`ReactionModel::cognition_time`]: a look, another when the miss coin (drawn only
+    /// for a `p_miss` above 0) falls, a scan of `candidates` items (of a uniform number
+    /// of them from 1 when `found`), and Hick–Hyman over `options`.
+    #[inline]
+    pub fn cognition_time<R: Rng + ?Sized>(&self, candidates: u32, options: u32, found: bool, rng: &mut R) -> f64 {
+        let mut look = self.look.sample(rng);
+        if self.miss.flip(rng) {
+            look += self.look.sample(rng);
+        }
+        let scanned = if found && candidates > 1 { rng.random_range(1..=candidates) } else { candidates };
+        look + self.scan_per_item * scanned as f64 + self.hick_b * log2_of(options + 1)
+    }
+
+    /// [`ReactionModel::action_time`]: cognition (of a found move), then movement, less
+    /// the overlap.
+    #[inline]
+    pub fn action_time<R: Rng + ?Sized>(&self, m: Motion, candidates: u32, options: u32, rng: &mut R) -> f64 {
+        let cog = self.cognition_time(candidates, options, true, rng);
+        let motor = self.motor_time(m, rng);
+        cog + motor - self.overlap * cog.min(motor)
+    }
+
+    /// [`ReactionModel::slap_time`]: a simple reaction time, then a slap.
+    #[inline]
+    pub fn slap_time<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        self.simple.sample(rng) + self.motor_time(Motion::Slap, rng)
+    }
+
+    /// [`ReactionModel::recognition_time`]: a simple reaction time.
+    #[inline]
+    pub fn recognition_time<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        self.simple.sample(rng)
+    }
+}
+
+/// A biased coin of probability `p`, tossed exactly as `p > 0.0 && rng.random::<f64>() < p`
+/// (no draw when `p` is not above 0) but compared in integers.
+///
+/// rand 0.10 makes `rng.random::<f64>()` from one `u64` `u` as `x = k · 2⁻⁵³` with
+/// `k = u >> 11` (`k < 2⁵³`; the product is exact). Scaling by a power of two is exact
+/// and monotone, so `x < p` exactly when `k < t` with `t = p · 2⁵³` (for `p` so large
+/// that `t` overflows to infinity both sides are true), and for a whole `k` that is
+/// `k < ⌈t⌉`. `threshold = ⌈t⌉ as u64` keeps this for every `p`: the cast saturates
+/// (`t` above 2⁶⁴ still admits every `k`) and makes a NaN or non-positive `t` 0, which
+/// no `k` is below, like `x < p`. And `threshold > 0` exactly when `p > 0.0`.
+#[derive(Clone, Copy, Debug)]
+struct Coin {
+    threshold: u64,
+}
+
+impl Coin {
+    /// The coin of probability `p` (any `f64`).
+    fn new(p: f64) -> Coin {
+        const TWO_53: f64 = (1u64 << 53) as f64;
+        Coin { threshold: (p * TWO_53).ceil() as u64 }
+    }
+
+    /// Whether a toss of `u`, a `u64` from the generator, falls (is below `p`).
+    #[inline]
+    fn falls(self, u: u64) -> bool {
+        u >> 11 < self.threshold
+    }
+
+    /// Tosses the coin: draws one `u64` when `p` is above 0, else nothing and false.
+    #[inline]
+    fn flip<R: Rng + ?Sized>(self, rng: &mut R) -> bool {
+        self.threshold > 0 && self.falls(rng.next_u64())
+    }
 }
 
 /// Entries of [`log2_of`]'s table: every option count a real-time action list can hold.
@@ -185,17 +298,20 @@ pub fn ms_to_us(ms: f64) -> u64 {
 }
 
 /// `x.round() as u64` for `0 <= x < 2^52`, without the library call baseline x86-64
-/// makes for `round`: the fraction `x - trunc(x)` is exact in that range.
+/// makes for `round`: the fraction `x - trunc(x)` is exact in that range. The
+/// conversions go through `i64`, one instruction each way on x86-64 (through `u64`
+/// they test for values of 2^63 and more); below 2^63 they give the same numbers.
 #[inline]
 fn round_half_up(x: f64) -> u64 {
-    let whole = x as u64;
-    whole + (x - whole as f64 >= 0.5) as u64
+    let whole = x as i64;
+    (whole + (x - whole as f64 >= 0.5) as i64) as u64
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::rng_from;
+    use crate::rng::{rng_from, SimRng};
+    use presets::ALL_PRESETS;
 
     fn mean_of(n: usize, mut f: impl FnMut() -> f64) -> f64 {
         (0..n).map(|_| f()).sum::<f64>() / n as f64
@@ -225,13 +341,9 @@ mod tests {
     }
 
     #[test]
-    fn cached_constants_equal_fresh_ones() {
+    fn log2_table_equals_the_library_log2() {
         for n in (0..300).chain([u32::MAX - 1, u32::MAX]) {
             assert_eq!(log2_of(n).to_bits(), (n as f64).log2().to_bits(), "log2 {n}");
-        }
-        for cv in [0.15f64, 0.2, 0.15, 0.0, 1e-9, 3.0, 0.2] {
-            let s2 = (1.0 + cv * cv).ln();
-            assert_eq!(lognormal_sigma(cv), (s2, s2.sqrt()), "cv {cv}");
         }
     }
 
@@ -291,6 +403,174 @@ mod tests {
             let want = srt + m.motor_mean(Motion::Slap) + m.p_fumble * FUMBLE_MS;
             let got = mean_of(40_000, || m.slap_time(&mut rng));
             assert!((got - want).abs() / want < 0.05, "{p:?} {got} vs {want}");
+        }
+    }
+
+    /// A generator that returns one `u64` over and over.
+    struct Fixed(u64);
+
+    impl rand::TryRng for Fixed {
+        type Error = std::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(self.0 as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            Ok(self.0)
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            dst.fill(0);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn integer_coins_equal_rands_float_comparison() {
+        let mut rng = rng_from(19);
+        let two_53 = (1u64 << 53) as f64;
+        let edges = [
+            0.0,
+            -0.0,
+            f64::from_bits(1),
+            f64::MIN_POSITIVE,
+            1.0 / two_53,
+            (1.0 / two_53).next_up(),
+            (1.0 / two_53).next_down(),
+            0.5 / two_53,
+            1.5 / two_53,
+            0.5,
+            0.015,
+            0.02,
+            0.03,
+            0.04,
+            0.05,
+            0.1,
+            1.0 - 1.0 / two_53,
+            (1.0 - 1.0 / two_53).next_down(),
+            1.0f64.next_down(),
+            1.0,
+            1.0f64.next_up(),
+            2.0,
+            1e300,
+            f64::MAX,
+            f64::INFINITY,
+            -1e-300,
+            -1.0,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        let uniform: Vec<f64> = (0..20_000).map(|_| rng.random::<f64>()).collect();
+        let any_bits: Vec<f64> = (0..20_000).map(|_| f64::from_bits(rng.next_u64())).collect();
+        for p in edges.into_iter().chain(uniform).chain(any_bits) {
+            let coin = Coin::new(p);
+            assert_eq!(coin.threshold > 0, p > 0.0, "p {p:e}");
+            // Tosses right at the threshold, at both ends of the range, and at random.
+            let t = coin.threshold.min(1 << 53);
+            let ks = [0, 1, t.saturating_sub(2), t.saturating_sub(1), t, t + 1, (1 << 53) - 2, (1 << 53) - 1];
+            let near = ks.into_iter().filter(|&k| k < 1 << 53).flat_map(|k| [k << 11, k << 11 | 0x7ff, k << 11 | 0x400]);
+            let random: Vec<u64> = (0..8).map(|_| rng.next_u64()).collect();
+            for u in near.chain(random).chain([0, u64::MAX]) {
+                assert_eq!(coin.falls(u), Fixed(u).random::<f64>() < p, "p {p:e}, u {u:#x}");
+            }
+        }
+    }
+
+    /// The draws as written before [`PreparedModel`], from the model's fields alone.
+    mod reference {
+        use super::*;
+
+        pub fn motor_time(m: &ReactionModel, motion: Motion, rng: &mut SimRng) -> f64 {
+            let mean = m.motor_mean(motion);
+            let mut t = if m.motor_cv == 0.0 {
+                mean
+            } else {
+                let s2 = (1.0 + m.motor_cv * m.motor_cv).ln();
+                let sigma = s2.sqrt();
+                let z: f64 = StandardNormal.sample(rng);
+                mean * (sigma * z - s2 / 2.0).exp()
+            };
+            if m.p_fumble > 0.0 && rng.random::<f64>() < m.p_fumble {
+                t += FUMBLE_MS;
+            }
+            t
+        }
+
+        pub fn cognition_time(m: &ReactionModel, candidates: u32, options: u32, found: bool, rng: &mut SimRng) -> f64 {
+            let mut look = m.look.sample(rng);
+            if m.p_miss > 0.0 && rng.random::<f64>() < m.p_miss {
+                look += m.look.sample(rng);
+            }
+            let scanned = if found && candidates > 1 { rng.random_range(1..=candidates) } else { candidates };
+            look + m.scan_per_item * scanned as f64 + m.hick_b * ((options + 1) as f64).log2()
+        }
+
+        pub fn action_time(m: &ReactionModel, motion: Motion, candidates: u32, options: u32, rng: &mut SimRng) -> f64 {
+            let cog = cognition_time(m, candidates, options, true, rng);
+            let motor = motor_time(m, motion, rng);
+            cog + motor - m.overlap * cog.min(motor)
+        }
+
+        pub fn slap_time(m: &ReactionModel, rng: &mut SimRng) -> f64 {
+            m.simple.sample(rng) + motor_time(m, Motion::Slap, rng)
+        }
+    }
+
+    /// A random model of any distributions, often with a parameter at 0 (no noise, no coin).
+    fn random_model(rng: &mut SimRng) -> ReactionModel {
+        fn often_0(rng: &mut SimRng, hi: f64) -> f64 {
+            if rng.random_range(0..4) == 0 { 0.0 } else { rng.random::<f64>() * hi }
+        }
+        fn dist(rng: &mut SimRng) -> Dist {
+            let mut x = |hi: f64| often_0(rng, hi);
+            match x(4.0) as u32 {
+                0 => Dist::Constant(x(400.0)),
+                1 => Dist::ExGaussian { mu: x(500.0), sigma: x(100.0), tau: x(200.0), floor: x(200.0) },
+                2 => Dist::ShiftedLognormal { shift: x(200.0), mu: x(6.0), sigma: 0.01 + x(1.0) },
+                _ => Dist::ShiftedWald { shift: x(200.0), mean: 1.0 + x(300.0), shape: 1.0 + x(3000.0) },
+            }
+        }
+        ReactionModel {
+            look: dist(rng),
+            scan_per_item: often_0(rng, 60.0),
+            hick_b: often_0(rng, 200.0),
+            fitts_a: often_0(rng, 150.0),
+            fitts_b: often_0(rng, 150.0),
+            grasp_release: often_0(rng, 200.0),
+            motor_cv: often_0(rng, 1.0),
+            overlap: often_0(rng, 1.0),
+            simple: dist(rng),
+            p_miss: often_0(rng, 1.0),
+            p_fumble: often_0(rng, 1.0),
+        }
+    }
+
+    #[test]
+    fn prepared_draws_equal_the_original_draws_value_for_value() {
+        let mut models = rng_from(20);
+        let mut args = rng_from(21);
+        let motions = [Motion::Play, Motion::Flip, Motion::Fill, Motion::Return, Motion::Sync, Motion::Draw, Motion::Slap];
+        let presets = ALL_PRESETS.iter().map(|p| p.model());
+        for (i, m) in presets.chain((0..2000).map(|_| random_model(&mut models))).enumerate() {
+            let prepared = m.prepare();
+            let (mut a, mut b) = (rng_from(i as u64), rng_from(i as u64));
+            for _ in 0..50 {
+                let motion = motions[args.random_range(0..MOTIONS)];
+                let (candidates, options, found) = (args.random_range(0..12), args.random_range(0..200), args.random());
+                let pairs = [
+                    (prepared.action_time(motion, candidates, options, &mut a), reference::action_time(&m, motion, candidates, options, &mut b)),
+                    (m.action_time(motion, candidates, options, &mut a), reference::action_time(&m, motion, candidates, options, &mut b)),
+                    (prepared.motor_time(motion, &mut a), reference::motor_time(&m, motion, &mut b)),
+                    (m.motor_time(motion, &mut a), reference::motor_time(&m, motion, &mut b)),
+                    (prepared.cognition_time(candidates, options, found, &mut a), reference::cognition_time(&m, candidates, options, found, &mut b)),
+                    (m.cognition_time(candidates, options, found, &mut a), reference::cognition_time(&m, candidates, options, found, &mut b)),
+                    (prepared.slap_time(&mut a), reference::slap_time(&m, &mut b)),
+                    (m.slap_time(&mut a), reference::slap_time(&m, &mut b)),
+                    (prepared.recognition_time(&mut a), m.simple.sample(&mut b)),
+                ];
+                for (k, (got, want)) in pairs.into_iter().enumerate() {
+                    assert_eq!(got.to_bits(), want.to_bits(), "model {i} {m:?}, draw {k}: {got} vs {want}");
+                }
+                assert_eq!(a, b, "model {i}: the same random numbers consumed");
+            }
         }
     }
 }

@@ -14,7 +14,6 @@
 use super::engine::{after, play_from, Hand, MatchRngs, RealtimeRules, RoundCounts, RoundEnd, MAX_ACTIONS, MAX_PLAYERS};
 use super::policy::{RealtimePolicy, Seated};
 use crate::games::params::{ParamDef, ParamValues};
-use crate::reaction::ReactionModel;
 use crate::rng::{mix, rng_from, SimRng};
 use rand::RngExt;
 
@@ -68,12 +67,11 @@ pub struct Sample<R: RealtimeRules> {
 pub struct Lookahead<'a, R: RealtimeRules, S: ?Sized> {
     /// The rules the rollouts play under.
     pub rules: &'a R,
-    /// The bots that play every seat of a rollout (the rollout policy).
+    /// The bots that play every seat of a rollout (the rollout policy); the searching
+    /// player's seat has his reaction model, which also times his candidate action.
     pub seats: &'a Seated<'a, S>,
     /// The searching player.
     pub me: usize,
-    /// His reaction model, which times his candidate action.
-    pub reaction: &'a ReactionModel,
     /// Legal moves he saw (for the candidate's action time).
     pub options: usize,
 }
@@ -120,7 +118,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized> Lookahead<'_, R, S> {
             for (k, &a) in candidates.iter().enumerate() {
                 let mut s = start.state;
                 let mut rngs = MatchRngs { chance: rng_from(mix(&[seed, 1])), players: std::array::from_fn(|q| rng_from(mix(&[seed, 2, q as u64]))) };
-                let took = self.reaction.action_time(rules.motion(a), rules.candidates(&s, me), self.options as u32, &mut rngs.players[me]) + think;
+                let took = self.seats.reaction(me).action_time(rules.motion(a), rules.candidates(&s, me), self.options as u32, &mut rngs.players[me]) + think;
                 rules.lift(&mut s, me, a);
                 let mut hands = start.hands;
                 hands[me] = Hand::Acting { at: after(0, took), action: a };

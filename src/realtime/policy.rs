@@ -8,7 +8,7 @@ use crate::bot::BotSpec;
 use crate::external::{ExternalBot, Externals};
 use std::sync::Arc;
 use crate::games::Registered;
-use crate::reaction::ReactionModel;
+use crate::reaction::{PreparedModel, ReactionModel};
 use crate::rng::SimRng;
 use arrayvec::ArrayVec;
 
@@ -75,15 +75,20 @@ pub trait RealtimePolicy<R: RealtimeRules> {
 }
 
 /// The bots of one match in seat order: bot `p` plays seat `p`. Its length is the
-/// number of players.
+/// number of players. Each bot's reaction model is prepared here, once a match
+/// ([`ReactionModel::prepare`]), for the engine's draws.
 pub struct Seated<'a, S: ?Sized> {
     bots: ArrayVec<&'a Bot<S>, MAX_PLAYERS>,
+    /// `bots[p].reaction` prepared.
+    reactions: ArrayVec<PreparedModel, MAX_PLAYERS>,
 }
 
 impl<'a, S: ?Sized> FromIterator<&'a Bot<S>> for Seated<'a, S> {
     /// The bots in seat order (at most [`MAX_PLAYERS`]; more panics).
     fn from_iter<I: IntoIterator<Item = &'a Bot<S>>>(bots: I) -> Self {
-        Seated { bots: bots.into_iter().collect() }
+        let bots: ArrayVec<&'a Bot<S>, MAX_PLAYERS> = bots.into_iter().collect();
+        let reactions = bots.iter().map(|b| b.reaction.prepare()).collect();
+        Seated { bots, reactions }
     }
 }
 
@@ -91,7 +96,7 @@ impl<'a, S: ?Sized> Seated<'a, S> {
     /// The bots in seat order (at most [`MAX_PLAYERS`]).
     pub fn new(bots: &[&'a Bot<S>]) -> Self {
         assert!(bots.len() <= MAX_PLAYERS, "{} players; the engine seats at most {MAX_PLAYERS}", bots.len());
-        Seated { bots: bots.iter().copied().collect() }
+        bots.iter().copied().collect()
     }
     /// Number of players.
     pub fn len(&self) -> usize {
@@ -101,9 +106,10 @@ impl<'a, S: ?Sized> Seated<'a, S> {
     pub fn is_empty(&self) -> bool {
         self.bots.is_empty()
     }
-    /// The reaction model of player `p`.
-    pub fn reaction(&self, p: usize) -> &ReactionModel {
-        &self.bots[p].reaction
+    /// The reaction model of player `p`, prepared: it draws the same times as the bot's
+    /// [`ReactionModel`].
+    pub fn reaction(&self, p: usize) -> &PreparedModel {
+        &self.reactions[p]
     }
     /// The strategy of player `p`.
     pub fn strategy(&self, p: usize) -> &S {

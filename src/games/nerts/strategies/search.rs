@@ -248,7 +248,7 @@ impl Search {
         let n = view.players();
         let bots: [Bot<dyn NertsStrategy>; MAX_PLAYERS] = std::array::from_fn(|_| Bot { strategy: Box::new(Rollout) as Box<dyn NertsStrategy>, reaction: *reaction });
         let seats: Seated<dyn NertsStrategy> = bots[..n].iter().collect();
-        let search = Lookahead { rules: &rules, seats: &seats, me, reaction, options: legal.len() };
+        let search = Lookahead { rules: &rules, seats: &seats, me, options: legal.len() };
         let sample = |r: &mut SimRng| Sample::<NertsRules> { state: Self::sample(view, r), hands: [Hand::Idle; MAX_PLAYERS] };
         // Per candidate, the sum and sum of squares of its rollout value minus the
         // tuned lazy's on the same rollout (paired by the common random numbers).

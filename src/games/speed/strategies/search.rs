@@ -235,7 +235,7 @@ impl Search {
         // The rollouts' smart reads no hand memory: they play without it.
         let rules = SpeedRules::for_seats(*view.rules(), &seats);
         let me = view.seat();
-        let search = Lookahead { rules: &rules, seats: &seats, me, reaction, options };
+        let search = Lookahead { rules: &rules, seats: &seats, me, options };
         let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| self.sample(view, reaction, r), |s, end| Self::value(s, me, end));
         (Some(candidates[best]), think)
     }

@@ -189,7 +189,7 @@ impl Search {
         let bots: [Bot<dyn SpitStrategy>; 2] = std::array::from_fn(|_| Bot { strategy: Box::new(Rollout) as Box<dyn SpitStrategy>, reaction: *reaction });
         let seats = Seated::new(&[&bots[0], &bots[1]]);
         let me = view.me();
-        let search = Lookahead { rules: &rules, seats: &seats, me, reaction, options: options as usize };
+        let search = Lookahead { rules: &rules, seats: &seats, me, options: options as usize };
         let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| Self::sample(view, reaction, r), |s, end| Self::value(s, me, end));
         (Some(candidates[best]), think)
     }
