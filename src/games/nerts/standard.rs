@@ -194,7 +194,7 @@ fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wan
 
 /// The top card of each work pile of `l`, [`NONE`] for an empty slot.
 #[inline]
-fn work_tops(l: &Layout) -> [u8; WORK_PILES] {
+pub(super) fn work_tops(l: &Layout) -> [u8; WORK_PILES] {
     let mut tops = [NONE; WORK_PILES];
     for (t, w) in tops.iter_mut().zip(&l.work) {
         if w.len > 0 {

@@ -10,6 +10,7 @@
 use super::config::NertsConfig;
 use super::rules::{apply_in_layout, builds_on, builds_on_tops, fits_foundation, has_place, team_scores, NertsAction, Source};
 use crate::cards::Card;
+use super::standard::work_tops;
 use super::state::{Eff, Layout, NertsState, WorkPile, LOCK_NERTS, LOCK_STOCK, NONE, WORK_PILES};
 
 /// One player's view of a Nerts state.
@@ -198,12 +199,7 @@ impl NertsView<'_> {
     /// under the stack, or none. Locks, the Nerts top and the waste stay as they are.
     fn work_tops_after(&self, a: Option<NertsAction>) -> Option<[u8; WORK_PILES]> {
         let l = self.layout();
-        let mut tops = [NONE; WORK_PILES];
-        for (t, w) in tops.iter_mut().zip(&l.work) {
-            if w.len > 0 {
-                *t = w.cards[w.len as usize - 1];
-            }
-        }
+        let mut tops = work_tops(l);
         match a {
             None => {}
             Some(NertsAction::Build { from: Source::Work { pile, depth }, to, .. } | NertsAction::Fill { from: Source::Work { pile, depth }, to }) => {
