@@ -165,7 +165,8 @@ impl Balanced {
 
 impl NertsStrategy for Balanced {
     fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
-        let calling = legal.contains(&NertsAction::CallNerts);
+        // The call is legal only with an empty Nerts pile: the list is scanned only then.
+        let calling = view.nerts_len() == 0 && legal.contains(&NertsAction::CallNerts);
         let ranking = if !calling || Self::ahead(view) { &self.ahead } else { &self.behind };
         pick(view, legal, ranking)
     }
