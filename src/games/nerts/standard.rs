@@ -61,10 +61,13 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
     // Work tops and what builds on each (any pile, locked or not); the target piles
     // (not empty and free) and the first free empty slot.
     let tops = work_tops(l);
-    let wants = tops.map(|t| if t != NONE { builds_on(Card(t)) } else { 0 });
+    let mut wants = [0u64; WORK_PILES];
     let mut targets = 0u8;
     let mut empty = None;
     for (i, &t) in tops.iter().enumerate() {
+        if t != NONE {
+            wants[i] = builds_on(Card(t));
+        }
         if free(1 << i) {
             if t != NONE {
                 targets |= 1 << i;
@@ -191,7 +194,7 @@ fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wan
 
 /// The top card of each work pile of `l`, [`NONE`] for an empty slot.
 #[inline]
-fn work_tops(l: &Layout) -> [u8; WORK_PILES] {
+pub(super) fn work_tops(l: &Layout) -> [u8; WORK_PILES] {
     let mut tops = [NONE; WORK_PILES];
     for (t, w) in tops.iter_mut().zip(&l.work) {
         if w.len > 0 {
@@ -217,24 +220,44 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
     if nerts.is_some() && !l.nerts_up {
         return false; // a Nerts card to turn up
     }
-    let pass = if l.sw_len > 0 { Some(l.pass_tops(cfg)) } else { None };
-    // Items 1-3 with these work tops and an empty slot or not.
-    let useful = |tops: &[u8; WORK_PILES], empty: bool| {
-        let mut takes = needs; // where a loose card goes: a foundation or a work top
+    // Where a loose card goes with these work tops (a foundation or a work top), or
+    // `None` when a work top goes to a foundation (item 2).
+    let takes_with = |tops: &[u8; WORK_PILES]| {
+        let mut takes = needs;
         for &t in tops {
             if t != NONE {
                 if needs >> t & 1 == 1 {
-                    return true; // a work top to a foundation
+                    return None;
                 }
                 takes |= builds_on(Card(t));
             }
         }
-        nerts.is_some_and(|v| empty || takes >> v & 1 == 1) || pass.is_some_and(|p| empty || p & takes != 0)
+        Some(takes)
     };
+    // Items 1-3 on the layout as it is. The stock's pass is walked only up to its first
+    // card with a place: when it has none, `pass` is the whole pass, for the moves below.
     let empties = tops.iter().filter(|&&t| t == NONE).count();
-    if useful(&tops, empties > 0) {
+    let Some(takes) = takes_with(&tops) else { return false };
+    if nerts.is_some_and(|v| empties > 0 || takes >> v & 1 == 1) {
         return false;
     }
+    let pass = if l.sw_len > 0 {
+        if empties > 0 {
+            return false; // the stock's cards go into the empty slot
+        }
+        let pass = l.pass_tops_until(cfg, takes);
+        if pass & takes != 0 {
+            return false;
+        }
+        Some(pass)
+    } else {
+        None
+    };
+    // Items 1-3 with other work tops and an empty slot or not.
+    let useful = |tops: &[u8; WORK_PILES], empty: bool| match takes_with(tops) {
+        None => true,
+        Some(takes) => nerts.is_some_and(|v| empty || takes >> v & 1 == 1) || pass.is_some_and(|p| empty || p & takes != 0),
+    };
     let wants = tops.map(|t| if t != NONE { builds_on(Card(t)) } else { 0 });
     let slot = tops.iter().position(|&t| t == NONE);
     let filled = tops.iter().enumerate().fold(0u8, |m, (i, &t)| if t != NONE { m | 1 << i } else { m });

@@ -375,17 +375,29 @@ impl Layout {
     /// the pass is the walk from the waste length and the walk from 0, the first one
     /// needed only when the waste length is not a multiple of `f`.
     pub fn pass_tops(&self, cfg: &NertsConfig) -> u64 {
+        self.pass_tops_until(cfg, 0)
+    }
+
+    /// [`Layout::pass_tops`] cut short at the first card of the pass that is in `stop`
+    /// (bit per value): the cards walked so far, which then meet `stop`; when none of
+    /// the pass is in `stop`, the whole pass. For a test that needs only one card of
+    /// the pass with a place, and the whole pass when there is none.
+    pub fn pass_tops_until(&self, cfg: &NertsConfig, stop: u64) -> u64 {
         let n = self.sw_len;
         if n == 0 {
             return 0;
         }
         let f = cfg.flip_count;
-        let walk = |from: u8| {
-            let mut tops = 0u64;
+        // The walk from waste length `from`, its waste tops added to `tops`; true as
+        // soon as one is in `stop`.
+        let walk = |from: u8, tops: &mut u64| {
             let mut w = from;
             loop {
                 if w > 0 {
-                    tops |= 1u64 << self.sw[w as usize - 1];
+                    *tops |= 1u64 << self.sw[w as usize - 1];
+                    if *tops & stop != 0 {
+                        return true;
+                    }
                 }
                 if n - w < f {
                     break;
@@ -393,13 +405,17 @@ impl Layout {
                 w += f;
             }
             if w < n && packet(cfg, n, w).is_some() {
-                tops |= 1u64 << self.sw[n as usize - 1];
+                *tops |= 1u64 << self.sw[n as usize - 1];
             }
-            tops
+            *tops & stop != 0
         };
+        let mut tops = 0u64;
         let w = self.waste_len;
-        let from_waste = if w % f != 0 { walk(w) } else { 0 };
-        from_waste | walk(0)
+        if w % f != 0 && walk(w, &mut tops) {
+            return tops;
+        }
+        walk(0, &mut tops);
+        tops
     }
 
     /// Turns the next packet face-up onto the waste.
@@ -752,7 +768,16 @@ mod tests {
                         }
                         l.sw_len = n;
                         l.waste_len = w;
-                        assert_eq!(l.pass_tops(&cfg), walked_pass_tops(&l, &cfg), "flip {flip_count}, {short_packet:?}, n {n}, w {w}");
+                        let pass = walked_pass_tops(&l, &cfg);
+                        assert_eq!(l.pass_tops(&cfg), pass, "flip {flip_count}, {short_packet:?}, n {n}, w {w}");
+                        for stop in [1u64 << 7 | 1 << 30, 0x5555_5555_5555, 1 << ((u32::from(n) * 5) % 54)] {
+                            let part = l.pass_tops_until(&cfg, stop);
+                            assert_eq!(part & !pass, 0, "the cut pass is part of the pass");
+                            assert_eq!(part & stop != 0, pass & stop != 0, "cut short only at a card in stop");
+                            if pass & stop == 0 {
+                                assert_eq!(part, pass, "the whole pass when none of it is in stop");
+                            }
+                        }
                     }
                 }
             }

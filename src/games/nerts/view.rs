@@ -8,7 +8,9 @@
 //! for a strategy that samples the rest (`search`).
 
 use super::config::NertsConfig;
-use super::rules::{apply_in_layout, builds_on_tops, fits_foundation, has_place, team_scores, NertsAction, Source};
+use super::rules::{apply_in_layout, builds_on, builds_on_tops, fits_foundation, has_place, team_scores, NertsAction, Source};
+use crate::cards::Card;
+use super::standard::work_tops;
 use super::state::{Eff, Layout, NertsState, WorkPile, LOCK_NERTS, LOCK_STOCK, NONE, WORK_PILES};
 
 /// One player's view of a Nerts state.
@@ -161,6 +163,16 @@ impl<'a> NertsView<'a> {
     /// whether a work top would go to a foundation. Only face-up cards are read; a top
     /// a partner's action holds counts for nothing (the viewer cannot take it).
     pub fn open_after(&self, a: Option<NertsAction>) -> Opens {
+        if self.state.jokers == 0 {
+            if let Some(tops) = self.work_tops_after(a) {
+                return self.opens_with_tops(&tops);
+            }
+        }
+        self.open_after_general(a)
+    }
+    /// [`NertsView::open_after`] by applying the move to a copy of the layout and
+    /// matching what each card stands for, Jokers included.
+    pub(super) fn open_after_general(&self, a: Option<NertsAction>) -> Opens {
         let mut l = *self.layout();
         if let Some(a) = a {
             apply_in_layout(self.cfg, &mut l, a);
@@ -175,6 +187,49 @@ impl<'a> NertsView<'a> {
         let nerts = l.locks & LOCK_NERTS == 0 && l.nerts_top().filter(|_| l.nerts_up).is_some_and(|v| placeable(l.loose_eff(v)));
         let waste = l.locks & LOCK_STOCK == 0 && l.waste_top().is_some_and(|v| placeable(l.loose_eff(v)));
         let work = (0..WORK_PILES).any(|i| l.top_eff(i).is_some_and(|e| fits_foundation(e, needs)));
+        Opens { nerts, waste, work }
+    }
+}
+
+impl NertsView<'_> {
+    /// The viewer's work tops (card values, [`NONE`] for an empty slot) after a move `a`
+    /// between his work piles (`None`: as they are), or `None` for another action. A
+    /// move between work piles changes only the tops of its two piles: the target's
+    /// becomes the source's top (the moved stack's highest card), the source's the card
+    /// under the stack, or none. Locks, the Nerts top and the waste stay as they are.
+    fn work_tops_after(&self, a: Option<NertsAction>) -> Option<[u8; WORK_PILES]> {
+        let l = self.layout();
+        let mut tops = work_tops(l);
+        match a {
+            None => {}
+            Some(NertsAction::Build { from: Source::Work { pile, depth }, to, .. } | NertsAction::Fill { from: Source::Work { pile, depth }, to }) => {
+                tops[to as usize] = tops[pile as usize];
+                tops[pile as usize] = if depth > 0 { l.work[pile as usize].cards[depth as usize - 1] } else { NONE };
+            }
+            Some(_) => return None,
+        }
+        Some(tops)
+    }
+
+    /// [`NertsView::open_after`] on a table without Jokers, given the work tops after
+    /// the move ([`NertsView::work_tops_after`]): the general computation with every
+    /// card standing for itself (a card fits a foundation by `needs`, has a place on a
+    /// work pile by the tops' `builds_on` sets, or anywhere with an empty slot).
+    fn opens_with_tops(&self, tops: &[u8; WORK_PILES]) -> Opens {
+        let l = self.layout();
+        let needs = self.needs();
+        let (mut empty, mut builds, mut work) = (false, 0u64, false);
+        for &t in tops {
+            if t == NONE {
+                empty = true;
+            } else {
+                builds |= builds_on(Card(t));
+                work |= needs >> t & 1 == 1;
+            }
+        }
+        let placeable = |v: u8| empty || (needs | builds) >> v & 1 == 1;
+        let nerts = l.locks & LOCK_NERTS == 0 && l.nerts_top().is_some_and(placeable);
+        let waste = l.locks & LOCK_STOCK == 0 && l.waste_top().is_some_and(placeable);
         Opens { nerts, waste, work }
     }
 }

@@ -111,38 +111,65 @@ pub fn classify(view: &NertsView, a: NertsAction) -> Cat {
     }
 }
 
-/// The first action of `legal` in the first kind of `order` that has one. If none has,
-/// only aimless moves are left: the first of them, unless a partner's action holds a
-/// pile of the layout; then the player waits for it (two hands on one layout would
-/// otherwise shuffle a stack back and forth while the partner turns the stock, and the
-/// deal would never end; the partner's hand is busy, so the table is not idle).
-pub fn pick(view: &NertsView, legal: &[NertsAction], order: &[Cat]) -> Option<NertsAction> {
-    let mut best: Option<(usize, NertsAction)> = None;
-    // A move between work piles is classified by trying it (costly); skip that when
-    // none of its categories could rank before the best found so far.
-    let best_stack_rank = order.iter().position(|c| matches!(c, Cat::StackForNerts | Cat::StackUseful | Cat::StackOther));
-    // The rank of each kind: its first place in `order`, or none.
-    let mut rank_of = [None; CATS];
-    for (rank, &c) in order.iter().enumerate().rev() {
-        rank_of[c as usize] = Some(rank);
+/// An order of preference over the kinds of move, as [`pick`] reads it: each kind's
+/// rank (its first place in the order, lower goes first) and the best rank of a move
+/// between work piles. Built once per strategy, not at every decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ranking {
+    /// Rank of each kind ([`Cat`] as index), [`Ranking::UNRANKED`] for a kind the order
+    /// leaves out.
+    rank_of: [u8; CATS],
+    /// The best rank of the three kinds of move between work piles, or
+    /// [`Ranking::UNRANKED`].
+    best_stack: u8,
+}
+
+impl Ranking {
+    /// The rank of a kind the order leaves out.
+    const UNRANKED: u8 = u8::MAX;
+
+    /// The ranking of `order` (first kind first).
+    pub const fn new(order: &[Cat]) -> Ranking {
+        let mut rank_of = [Self::UNRANKED; CATS];
+        let mut best_stack = Self::UNRANKED;
+        let mut rank = order.len();
+        while rank > 0 {
+            rank -= 1;
+            let c = order[rank];
+            rank_of[c as usize] = rank as u8; // the first place wins: written last
+            if matches!(c, Cat::StackForNerts | Cat::StackUseful | Cat::StackOther) {
+                best_stack = rank as u8;
+            }
+        }
+        Ranking { rank_of, best_stack }
     }
+}
+
+/// The first action of `legal` in the first kind of `ranking`'s order that has one. If
+/// none has, only aimless moves are left: the first of them, unless a partner's action
+/// holds a pile of the layout; then the player waits for it (two hands on one layout
+/// would otherwise shuffle a stack back and forth while the partner turns the stock, and
+/// the deal would never end; the partner's hand is busy, so the table is not idle).
+pub fn pick(view: &NertsView, legal: &[NertsAction], ranking: &Ranking) -> Option<NertsAction> {
+    // The best (rank, action) so far; rank UNRANKED while there is none.
+    let (mut best_rank, mut best) = (Ranking::UNRANKED, None);
     for &a in legal {
+        // A move between work piles is classified by trying it (costly); skip that when
+        // none of its kinds could rank before the best found so far.
         let from_work = matches!(a, NertsAction::Build { from: Source::Work { .. }, .. } | NertsAction::Fill { from: Source::Work { .. }, .. } | NertsAction::SlipUnder { from: Source::Work { .. }, .. });
-        if from_work && best.is_some_and(|(r, _)| best_stack_rank.is_none_or(|s| s >= r)) {
+        if from_work && best.is_some() && ranking.best_stack >= best_rank {
             continue;
         }
-        let cat = classify(view, a);
-        if let Some(rank) = rank_of[cat as usize] {
-            if best.is_none_or(|(r, _)| rank < r) {
-                best = Some((rank, a));
-                if rank == 0 {
-                    break;
-                }
+        let rank = ranking.rank_of[classify(view, a) as usize];
+        if rank < best_rank {
+            (best_rank, best) = (rank, Some(a));
+            if rank == 0 {
+                break;
             }
         }
     }
     match best {
-        Some((_, a)) => Some(a),
+        Some(a) => Some(a),
         None if view.partner_busy() => None,
         None => legal.first().copied(),
     }

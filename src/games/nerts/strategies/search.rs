@@ -18,7 +18,7 @@
 //! the action's time.
 
 use super::styles::TUNED_LAZY_ORDER;
-use super::{classify, pick, Cat, NertsStrategy, Registered};
+use super::{classify, pick, Cat, NertsStrategy, Ranking, Registered};
 use crate::games::nerts::rules::{team_scores, NertsAction, NertsRules};
 use crate::cards::Card;
 use crate::games::nerts::state::{is_joker, Layout, NertsState, MAX_STOCK, NONE, WORK_PILES};
@@ -65,13 +65,16 @@ pub const REGISTERED: Registered = Registered {
 /// against the others.
 pub const CALL: f64 = 5.0;
 
+/// [`TUNED_LAZY_ORDER`] as [`pick`] reads it.
+const TUNED_LAZY: Ranking = Ranking::new(&TUNED_LAZY_ORDER);
+
 /// The rollout policy: `lazy` with the tuned priorities of
 /// `strategies/nerts-lazy-tuned.toml`. A unit type, so a boxed one allocates nothing.
 struct Rollout;
 
 impl NertsStrategy for Rollout {
     fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
-        pick(view, legal, &TUNED_LAZY_ORDER)
+        pick(view, legal, &TUNED_LAZY)
     }
 }
 
@@ -218,7 +221,7 @@ impl Search {
     /// `lazy` waits.
     pub fn candidates(view: &NertsView, legal: &[NertsAction], per_kind: usize) -> ActionList<NertsAction> {
         let mut out = ActionList::new();
-        let Some(first) = pick(view, legal, &TUNED_LAZY_ORDER) else { return out };
+        let Some(first) = pick(view, legal, &TUNED_LAZY) else { return out };
         out.push(first);
         let mut taken = [0usize; 12];
         taken[classify(view, first) as usize] = 1;

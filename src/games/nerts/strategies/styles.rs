@@ -20,7 +20,7 @@
 //! give each style the order above, and `cardsim tune` can search them, e.g.
 //! `--bot lazy,stock=95` turns the stock before anything but the call.
 
-use super::{pick, Cat, NertsStrategy, Registered};
+use super::{pick, Cat, NertsStrategy, Ranking, Registered};
 use crate::games::nerts::rules::NertsAction;
 use crate::games::nerts::view::NertsView;
 use crate::games::params::{ParamDef, ParamValues};
@@ -105,19 +105,25 @@ const BALANCED_PARAMS: [ParamDef; 12] = {
 /// A style that ranks the kinds of move in one order: `nerts-first`,
 /// `foundation-first` and `lazy`.
 pub struct Ranked {
-    order: [Cat; 11],
+    ranking: Ranking,
 }
 
 impl Ranked {
     fn new(order: [Cat; 11], v: &ParamValues) -> Ranked {
-        Ranked { order: ranked(order, v, v.int(0)) }
+        Ranked { ranking: Ranking::new(&ranked(order, v, v.int(0))) }
     }
 }
 
 /// `balanced`: one order when it is ahead, the call moved when behind.
 pub struct Balanced {
-    ahead: [Cat; 11],
-    behind: [Cat; 11],
+    ahead: Ranking,
+    behind: Ranking,
+}
+
+impl Balanced {
+    fn new(v: &ParamValues) -> Balanced {
+        Balanced { ahead: Ranking::new(&ranked(BALANCED_ORDER, v, v.int(0))), behind: Ranking::new(&ranked(BALANCED_ORDER, v, v.int(11))) }
+    }
 }
 
 /// Registry entries.
@@ -133,7 +139,7 @@ pub const FOUNDATION_FIRST: Registered = Registered {
 /// Registry entry.
 pub const BALANCED: Registered = Registered {
     info: StrategyInfo { name: "balanced", about: "builds work piles to free Nerts cards, then the centre; calls at once when ahead, after its foundation plays when behind", params: &BALANCED_PARAMS },
-    make: |v| Box::new(Balanced { ahead: ranked(BALANCED_ORDER, v, v.int(0)), behind: ranked(BALANCED_ORDER, v, v.int(11)) }),
+    make: |v| Box::new(Balanced::new(v)),
 };
 /// Registry entry.
 pub const LAZY: Registered = Registered {
@@ -143,7 +149,7 @@ pub const LAZY: Registered = Registered {
 
 impl NertsStrategy for Ranked {
     fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
-        pick(view, legal, &self.order)
+        pick(view, legal, &self.ranking)
     }
 }
 
@@ -159,9 +165,10 @@ impl Balanced {
 
 impl NertsStrategy for Balanced {
     fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
-        let calling = legal.contains(&NertsAction::CallNerts);
-        let order = if !calling || Self::ahead(view) { &self.ahead } else { &self.behind };
-        pick(view, legal, order)
+        // The call is legal only with an empty Nerts pile: the list is scanned only then.
+        let calling = view.nerts_len() == 0 && legal.contains(&NertsAction::CallNerts);
+        let ranking = if !calling || Self::ahead(view) { &self.ahead } else { &self.behind };
+        pick(view, legal, ranking)
     }
 }
 
@@ -177,12 +184,12 @@ mod tests {
     #[test]
     fn the_default_priorities_give_each_style_its_order() {
         for (defs, order) in [(&NERTS_FIRST_PARAMS, NERTS_FIRST_ORDER), (&FOUNDATION_FIRST_PARAMS, FOUNDATION_FIRST_ORDER), (&LAZY_PARAMS, LAZY_ORDER)] {
-            assert_eq!(Ranked::new(order, &ParamValues::defaults(defs)).order, order);
+            assert_eq!(Ranked::new(order, &ParamValues::defaults(defs)).ranking, Ranking::new(&order));
         }
         let v = ParamValues::defaults(&BALANCED_PARAMS);
-        let b = Balanced { ahead: ranked(BALANCED_ORDER, &v, v.int(0)), behind: ranked(BALANCED_ORDER, &v, v.int(11)) };
-        assert_eq!(b.ahead, BALANCED_ORDER);
-        assert_eq!(b.behind, [NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, Call, WasteWork, StackUseful, Stock, Rotate], "behind: the call after the foundation plays");
+        let b = Balanced::new(&v);
+        assert_eq!(b.ahead, Ranking::new(&BALANCED_ORDER));
+        assert_eq!(b.behind, Ranking::new(&[NertsFound, NertsWork, FlipN, StackForNerts, WorkFound, WasteFound, Call, WasteWork, StackUseful, Stock, Rotate]), "behind: the call after the foundation plays");
         // Lazy by name: the call 100, the Nerts top to a foundation 90, ... ROTATE 0.
         let lazy: Vec<(&str, f64)> = LAZY_PARAMS.iter().map(|d| (d.name, d.default)).collect();
         assert_eq!(&lazy[..4], &[("call", 100.0), ("nerts_found", 90.0), ("nerts_work", 60.0), ("flip_nerts", 50.0)]);
@@ -194,15 +201,16 @@ mod tests {
         let spec = crate::bot::BotSpec::from_file(path).unwrap();
         assert_eq!((spec.strategy.as_str(), spec.preset), ("lazy", Some(crate::reaction::Preset::Skilled)));
         let v = ParamValues::resolve("lazy-tuned", &LAZY_PARAMS, &spec.params).unwrap();
-        assert_eq!(Ranked::new(LAZY_ORDER, &v).order, TUNED_LAZY_ORDER);
+        assert_eq!(ranked(LAZY_ORDER, &v, v.int(0)), TUNED_LAZY_ORDER);
+        assert_eq!(Ranked::new(LAZY_ORDER, &v).ranking, Ranking::new(&TUNED_LAZY_ORDER));
     }
 
     #[test]
     fn priorities_reorder_the_kinds_and_ties_keep_the_default_order() {
         let v = values(&LAZY_PARAMS, &[("stock", 95.0), ("call", 0.0)]);
-        assert_eq!(Ranked::new(LAZY_ORDER, &v).order, [Stock, NertsFound, WorkFound, WasteFound, NertsWork, FlipN, WasteWork, StackForNerts, StackUseful, Call, Rotate]);
+        assert_eq!(ranked(LAZY_ORDER, &v, v.int(0)), [Stock, NertsFound, WorkFound, WasteFound, NertsWork, FlipN, WasteWork, StackForNerts, StackUseful, Call, Rotate]);
         let v = values(&LAZY_PARAMS, &[("rotate", 90.0)]);
-        assert_eq!(Ranked::new(LAZY_ORDER, &v).order[..3], [Call, NertsFound, Rotate], "a tie with nerts_found: the default order first");
+        assert_eq!(ranked(LAZY_ORDER, &v, v.int(0))[..3], [Call, NertsFound, Rotate], "a tie with nerts_found: the default order first");
         let v = values(&BALANCED_PARAMS, &[("call_behind", 0.0)]);
         assert_eq!(ranked(BALANCED_ORDER, &v, v.int(11))[7..], [StackUseful, Stock, Call, Rotate], "behind, the call at 0 ties ROTATE: the call comes first in balanced's order");
         assert_eq!(ranked(BALANCED_ORDER, &v, v.int(0))[0], Call, "ahead, the call keeps its priority");

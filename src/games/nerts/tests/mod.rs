@@ -17,6 +17,7 @@ use super::config::NertsConfig;
 use super::invariants::{InvariantChecker, Step};
 use super::rules::{shows_not_stuck, NertsAction, NertsActions, NertsRules, Source};
 use super::state::{is_joker, Foundations, NertsState, NONE};
+use super::view::NertsView;
 use crate::cards::{Card, RANK_NAMES, SUIT_NAMES};
 use crate::realtime::{Landing, Micros, Stall};
 use crate::rng::SimRng;
@@ -337,6 +338,11 @@ impl Sim {
                     let d = self.s.layout_of[p] as usize;
                     assert_eq!(self.r.layout_stuck(&self.s, d), self.r.layout_stuck_general(&self.s, d), "stuck detection without Jokers differs from the general one for layout {d}");
                     self.standard_checks += 1;
+                    let view = NertsView::new(&self.s, p, &self.r.cfg);
+                    assert_eq!(view.open_after(None), view.open_after_general(None), "what seat {p}'s layout opens, without Jokers");
+                    for &a in l.iter().filter(|a| matches!(a, NertsAction::Build { from: Source::Work { .. }, .. } | NertsAction::Fill { from: Source::Work { .. }, .. })) {
+                        assert_eq!(view.open_after(Some(a)), view.open_after_general(Some(a)), "what {a:?} opens for seat {p}, without Jokers");
+                    }
                 }
                 if l.iter().any(|&a| shows_not_stuck(a)) {
                     assert!(!self.r.stuck(&self.s, p), "NERTS-STUCK-1: seat {p} has {l:?} yet is stuck");
