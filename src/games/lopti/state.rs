@@ -165,12 +165,15 @@ thread_local! {
     /// The cards of the last deal [`State::deal`] made on this thread: the deal's seed,
     /// the number of players, each seat's zones and the draw pile. They depend on nothing
     /// else (the deck generator is [`MatchSeeds::deal_rng`], made from the seed alone).
-    static LAST_DEAL: Cell<Option<(u64, u8, [Player; MAX_SEATS], Ranks)>> = const { Cell::new(None) };
+    static LAST_DEAL: Cell<Option<(u64, u8, Dealt)>> = const { Cell::new(None) };
 }
+
+/// The cards of a deal: each seat's zones and the draw pile.
+type Dealt = ([Player; MAX_SEATS], Ranks);
 
 /// Shuffles the deck with `deck_rng` and deals it to `n` players (LOPTI-SETUP-1..3): three
 /// face-down, three face-up and three hand cards each, the rest to the draw pile.
-fn shuffle_and_deal(n: u8, deck_rng: &mut SimRng) -> ([Player; MAX_SEATS], Ranks) {
+fn shuffle_and_deal(n: u8, deck_rng: &mut SimRng) -> Dealt {
     let mut deck = [0 as Rank; 52];
     for (i, c) in deck.iter_mut().enumerate() {
         *c = (i / 4) as Rank;
@@ -238,11 +241,11 @@ impl State {
     pub fn deal<O: Observer>(n: u8, starter: u8, rules: Rules, seeds: &MatchSeeds, obs: &mut O) -> State {
         assert!((2..=MAX_SEATS as u8).contains(&n) && starter < n, "Lopti needs 2 to 5 players (LOPTI-DECK-1)");
         let (players, draw) = LAST_DEAL.with(|last| match last.get() {
-            Some((deal, m, players, draw)) if deal == seeds.deal && m == n => (players, draw),
+            Some((deal, m, dealt)) if deal == seeds.deal && m == n => dealt,
             _ => {
-                let (players, draw) = shuffle_and_deal(n, &mut seeds.deal_rng());
-                last.set(Some((seeds.deal, n, players, draw)));
-                (players, draw)
+                let dealt = shuffle_and_deal(n, &mut seeds.deal_rng());
+                last.set(Some((seeds.deal, n, dealt)));
+                dealt
             }
         });
         State::dealt(n, starter, rules, players, draw, seeds.hidden(), obs)

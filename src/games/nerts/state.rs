@@ -411,7 +411,7 @@ impl Layout {
         };
         let mut tops = 0u64;
         let w = self.waste_len;
-        if w % f != 0 && walk(w, &mut tops) {
+        if !w.is_multiple_of(f) && walk(w, &mut tops) {
             return tops;
         }
         walk(0, &mut tops);
