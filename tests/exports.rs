@@ -2,6 +2,7 @@
 //! `sprt`, `balance`, `session`, `legal`): the three files hold the same table, value for
 //! value; and the shell completions and man pages generated from the options.
 
+use cardsim::output::quote::clip_path;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -98,7 +99,7 @@ fn check_command(name: &str, args: &[&str]) -> (Vec<String>, Vec<Vec<String>>) {
     all.extend(["--csv", csv.to_str().unwrap(), "--json", json.to_str().unwrap(), "--markdown", md.to_str().unwrap()]);
     let printed = ok(&cardsim(&all));
     for f in [&csv, &json, &md] {
-        assert!(printed.contains(&format!("wrote {}", f.display())), "{printed}");
+        assert!(printed.contains(&format!("wrote {}", clip_path(f))), "{printed}");
     }
     let (c, j, m) = (std::fs::read(&csv).unwrap(), std::fs::read(&json).unwrap(), std::fs::read(&md).unwrap());
     same_table(&c, &j, &m);
