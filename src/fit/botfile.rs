@@ -68,7 +68,7 @@ pub struct BotPlan {
 /// Mean action time of a play of `p`'s model in the reference situation (5 candidates,
 /// 1 legal move), from 20,000 draws with a fixed seed.
 pub fn preset_play_mean(p: Preset) -> f64 {
-    let model = p.model();
+    let model = p.model().prepare();
     let mut rng = rng_from(0x6669_7472);
     (0..20_000).map(|_| model.action_time(Motion::Play, 5, 1, &mut rng)).sum::<f64>() / 20_000.0
 }
@@ -235,7 +235,7 @@ mod tests {
             assert_eq!((plan.preset, plan.motor_scale), (Preset::Skilled, 1.0), "{plan:?}");
             let spec = check_loads(&plan.toml(&["test".to_string()])).unwrap();
             assert_eq!((spec.label.as_str(), spec.strategy.as_str(), spec.preset), ("me", "smart", Some(Preset::Skilled)));
-            let model = spec.reaction(Preset::Casual);
+            let model = spec.reaction(Preset::Casual).prepare();
             let fitted = family.dist(&f.params);
             let (mut a, mut b) = (rng_from(9), rng_from(9));
             for _ in 0..1_000 {

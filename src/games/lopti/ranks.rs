@@ -229,15 +229,21 @@ mod tests {
         assert!(ranks_from("Z").is_err());
     }
 
+    /// A multiset with `count(rng)` cards of each rank, drawn rank by rank from 2 up.
+    fn random_multiset(rng: &mut crate::rng::SimRng, mut count: impl FnMut(&mut crate::rng::SimRng) -> u8) -> Ranks {
+        let mut s = Ranks::EMPTY;
+        for r in 0..RANKS as Rank {
+            s.add(r, count(rng));
+        }
+        s
+    }
+
     #[test]
     fn nth_is_the_card_at_that_place_in_low_to_high_order() {
         use rand::RngExt;
         let mut rng = rng_from(11);
         for _ in 0..20_000 {
-            let mut s = Ranks::EMPTY;
-            for r in 0..RANKS as Rank {
-                s.add(r, rng.random_range(0..=4));
-            }
+            let s = random_multiset(&mut rng, |rng| rng.random_range(0..=4));
             let cards: Vec<Rank> = s.cards().collect();
             assert!(cards.iter().enumerate().all(|(k, &r)| s.nth(k as u32) == r), "{s:?}");
         }
@@ -253,10 +259,7 @@ mod tests {
         use rand::RngExt;
         let mut rng = rng_from(12);
         for _ in 0..20_000 {
-            let mut s = Ranks::EMPTY;
-            for r in 0..RANKS as Rank {
-                s.add(r, [0, 0, 1, 2, 3, 4, 15][rng.random_range(0..7)]);
-            }
+            let s = random_multiset(&mut rng, |rng| [0, 0, 1, 2, 3, 4, 15][rng.random_range(0..7)]);
             let want: Vec<Rank> = (0..RANKS as Rank).filter(|&r| s.count(r) > 0).collect();
             assert_eq!(s.ranks().collect::<Vec<_>>(), want, "{s:?}");
         }

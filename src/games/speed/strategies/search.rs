@@ -24,7 +24,7 @@ use crate::games::speed::rules::{SpeedAction, SpeedRules};
 use crate::games::speed::state::{PlayerCards, SpeedState};
 use crate::games::speed::view::SpeedView;
 use crate::games::StrategyInfo;
-use crate::reaction::{Motion, ReactionModel};
+use crate::reaction::{Motion, PreparedModel, ReactionModel};
 use crate::realtime::lookahead::{budget_params, Lookahead, RolloutBudget, Sample};
 use crate::realtime::{after, ActionList, Bot, Hand, Pile, RoundEnd, Seated, MAX_PLAYERS};
 use crate::rng::{ChanceKey, SimRng};
@@ -114,7 +114,7 @@ impl Search {
     /// still lack. The hidden-zone key is new, so the order in which stocks and side
     /// piles reveal cards is sampled too. A card in flight lands (or is back) after a
     /// uniform share of one of his action times.
-    fn sample(&self, view: &SpeedView, reaction: &ReactionModel, rng: &mut SimRng) -> Sample<SpeedRules> {
+    fn sample(&self, view: &SpeedView, reaction: &PreparedModel, rng: &mut SimRng) -> Sample<SpeedRules> {
         let me = view.seat();
         let opp = 1 - me;
         let mut centre = [Pile::EMPTY; 2];
@@ -236,7 +236,7 @@ impl Search {
         let rules = SpeedRules::for_seats(*view.rules(), &seats);
         let me = view.seat();
         let search = Lookahead { rules: &rules, seats: &seats, me, options };
-        let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| self.sample(view, reaction, r), |s, end| Self::value(s, me, end));
+        let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| self.sample(view, seats.reaction(me), r), |s, end| Self::value(s, me, end));
         (Some(candidates[best]), think)
     }
 }

@@ -19,7 +19,7 @@ use crate::games::spit::rules::{may_target, SpitAction, SpitRules};
 use crate::games::spit::state::{Slot, SpitState};
 use crate::games::spit::view::SpitView;
 use crate::games::StrategyInfo;
-use crate::reaction::ReactionModel;
+use crate::reaction::{PreparedModel, ReactionModel};
 use crate::realtime::lookahead::{budget_params, Lookahead, RolloutBudget, Sample};
 use crate::realtime::{after, ActionList, Bot, Hand, RoundEnd, Seated, MAX_PLAYERS};
 use crate::rng::{ChanceKey, SimRng};
@@ -87,7 +87,7 @@ impl Search {
     /// in flight: it is drawn from the unseen cards that fit a pile he may play on
     /// (he is taken to be playing it there; if none fits, to be putting it back), and
     /// lands or is back after a uniform share of one of his action times.
-    fn sample(view: &SpitView, reaction: &ReactionModel, rng: &mut SimRng) -> Sample<SpitRules> {
+    fn sample(view: &SpitView, reaction: &PreparedModel, rng: &mut SimRng) -> Sample<SpitRules> {
         let cfg = view.rules();
         let slots = view.slots();
         let me = view.me();
@@ -190,7 +190,7 @@ impl Search {
         let seats = Seated::new(&[&bots[0], &bots[1]]);
         let me = view.me();
         let search = Lookahead { rules: &rules, seats: &seats, me, options: options as usize };
-        let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| Self::sample(view, reaction, r), |s, end| Self::value(s, me, end));
+        let best = search.best_candidate(&candidates, think, &self.budget, rng, |r| Self::sample(view, seats.reaction(me), r), |s, end| Self::value(s, me, end));
         (Some(candidates[best]), think)
     }
 }
