@@ -70,7 +70,7 @@ def match(game, bots=(), games=10_000, seed=1, threads=None, flags=None, seating
     - ``flags``: rule variants as ``{"spit.num_stockpiles": 4}`` (``--set``).
     - ``bot_timeout``: seconds an external or in-process bot may take per answer
       (default 10; an in-process bot cannot be interrupted: an answer that comes back
-      later fails the run as a time-out).
+      later fails the run as a time-out; its time counts from when its call holds the GIL).
 
     Bad input raises ``ValueError`` with the command line's one-line message.
     """

@@ -4,10 +4,12 @@
 //! handed each protocol line (JSON text) and returns the answer line or `None`
 //! (`cardsim/bots.py` makes these objects from strategies and botlib bots). The calls
 //! take the GIL, which serialises them; the simulation around them runs without it.
+//! `bot_timeout` is checked against the time a call took once it held the GIL.
 
 use cardsim::api::{Match, Peer, PeerConn};
 use pyo3::prelude::*;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A Python factory of connections: `make()` returns an object with `handle(line)`;
 /// `timed`: `bot_timeout` applies to its answers (not to a learning environment's seat,
@@ -41,7 +43,16 @@ impl Peer for PyPeer {
 
 impl PeerConn for PyConn {
     fn message(&mut self, line: &str) -> Result<Option<String>, String> {
-        Python::attach(|py| self.conn.call_method1(py, "handle", (line,)).and_then(|a| a.extract::<Option<String>>(py)).map_err(|e| error_text(py, e)))
+        self.timed_message(line).0
+    }
+    /// The time from when this call holds the GIL: waiting for it while another
+    /// thread's bot runs is not this bot's time.
+    fn timed_message(&mut self, line: &str) -> (Result<Option<String>, String>, Duration) {
+        Python::attach(|py| {
+            let start = Instant::now();
+            let answer = self.conn.call_method1(py, "handle", (line,)).and_then(|a| a.extract::<Option<String>>(py)).map_err(|e| error_text(py, e));
+            (answer, start.elapsed())
+        })
     }
 }
 

@@ -161,25 +161,37 @@ def test_in_process_bots_in_sprt_and_trace_need_labels_of_their_own():
 
 
 class Slow:
-    """Plays the first legal action after 50 ms of busy work: far over a 1 ms timeout."""
+    """Plays the first legal action after `seconds` of busy work (half a second: five
+    times the 0.1 s timeout below, while its start, a few Python lines, is far within it)."""
+
+    seconds = 0.5
 
     def choose(self, view, legal):
         start = time.perf_counter()
-        while time.perf_counter() - start < 0.05:
+        while time.perf_counter() - start < self.seconds:
             pass
         return 0
 
 
+class Unhurried(Slow):
+    """`Slow` at 50 ms a decision: within a 5 s timeout."""
+
+    seconds = 0.05
+
+
 def test_bot_timeout_applies_to_in_process_bots():
-    late = r"bot 'Slow' \(seat \d\) timed out: no answer line within 0.001 s \(--bot-timeout\) at its decision 0 of the match"
+    # Parallel matches call their Python bots one at a time (the GIL): the time a bot
+    # waits for another's call is not its own, so its start is never charged the 0.5 s
+    # the other spends deciding.
+    late = r"bot 'Slow' \(seat \d\) timed out: no answer line within 0.1 s \(--bot-timeout\) at its decision 0 of the match"
     with pytest.raises(ValueError, match=late):
-        cardsim.match("lopti", [Slow, "lowest"], games=2, bot_timeout=0.001)
+        cardsim.match("lopti", [Slow, "lowest"], games=2, bot_timeout=0.1)
     with pytest.raises(ValueError, match=late):
-        cardsim.trace("lopti", [Slow, "lowest"], bot_timeout=0.001)
+        cardsim.trace("lopti", [Slow, "lowest"], bot_timeout=0.1)
     with pytest.raises(ValueError, match=late):
-        cardsim.sprt("lopti", [Slow, "lowest"], elo0=0, elo1=10, max_games=4, bot_timeout=0.001)
+        cardsim.sprt("lopti", [Slow, "lowest"], elo0=0, elo1=10, max_games=4, bot_timeout=0.1)
     # within the timeout the bot plays, and a clone still gives the built-in's bytes
-    assert cardsim.match("lopti", [Slow, "lowest"], games=2, bot_timeout=5).rows[0]["games"] == 2
+    assert cardsim.match("lopti", [Unhurried, "lowest"], games=2, bot_timeout=5).rows[0]["games"] == 2
     got = cardsim.match("lopti", [lowest_clone(), "burner"], games=40, seed=2, bot_timeout=30)
     assert got.csv == cardsim.match("lopti", ["lowest", "burner"], games=40, seed=2).csv
 

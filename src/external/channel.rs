@@ -48,6 +48,17 @@ pub trait PeerConn: Send {
     /// Handles `line`: `Ok(Some(answer))` for a line that needs one, `Ok(None)` for the
     /// others, `Err(text)` when the bot failed (an exception: the text says which).
     fn message(&mut self, line: &str) -> Result<Option<String>, String>;
+    /// [`PeerConn::message`] with the time the bot took to answer, which
+    /// `--bot-timeout` is checked against. By default the whole call. A connection whose
+    /// calls first wait for a lock that other bots' calls hold too (the Python package's
+    /// global interpreter lock, which serialises the bots of parallel matches) starts
+    /// the clock once it holds the lock, so that one bot's work is never charged to
+    /// another's answer.
+    fn timed_message(&mut self, line: &str) -> (Result<Option<String>, String>, Duration) {
+        let start = Instant::now();
+        let answer = self.message(line);
+        (answer, start.elapsed())
+    }
 }
 
 /// A shared [`Peer`], comparable by identity (so that an [`super::ExternalSpec`]
@@ -88,13 +99,13 @@ impl InProcess {
 
 impl Channel for InProcess {
     fn send(&mut self, line: &str) -> bool {
-        let start = Instant::now();
-        let answer = match self.conn.message(line) {
+        let (answer, took) = self.conn.timed_message(line);
+        let answer = match answer {
             Ok(None) => return true,
             Ok(Some(answer)) => Ok(answer),
             Err(text) => Err(ReadError::Raised(text)),
         };
-        self.answers.push_back((answer, start.elapsed()));
+        self.answers.push_back((answer, took));
         true
     }
     fn read(&mut self, timeout: Duration) -> Result<String, ReadError> {
@@ -152,6 +163,28 @@ mod tests {
             }
             Ok(Some("late".into()))
         }
+    }
+
+    /// Waits `ms` milliseconds for a lock before answering at once, and says so: the
+    /// wait is not its own time.
+    struct Queued(u64);
+    impl PeerConn for Queued {
+        fn message(&mut self, _: &str) -> Result<Option<String>, String> {
+            Ok(Some("prompt".into()))
+        }
+        fn timed_message(&mut self, line: &str) -> (Result<Option<String>, String>, Duration) {
+            Slow(self.0).message(line).unwrap();
+            let start = Instant::now();
+            let answer = self.message(line);
+            (answer, start.elapsed())
+        }
+    }
+
+    #[test]
+    fn the_timeout_applies_to_the_time_the_peer_says_it_took() {
+        let mut queued = InProcess::new(Box::new(Queued(20)), true);
+        queued.send("decide");
+        assert_eq!(queued.read(Duration::from_millis(5)).unwrap(), "prompt", "20 ms in the queue, none of its own");
     }
 
     #[test]
