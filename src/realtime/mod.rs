@@ -41,7 +41,7 @@ pub mod lookahead;
 pub mod policy;
 
 pub use engine::{
-    after, play_from, play_round, synchronise, ActionList, EngineEvent, EngineObserver, Hand, Landing, MatchObserver, MatchRngs, Micros, RealtimeRules, RoundCounts,
+    after, play_from, play_round, synchronise, ActionList, Change, EngineEvent, EngineObserver, Hand, Landing, MatchObserver, MatchRngs, Micros, RealtimeRules, RoundCounts,
     RoundEnd, Stall, MAX_ACTIONS, MAX_PLAYERS,
 };
 pub use entry::{RealtimeEntry, RealtimeGame, RealtimeMatch};

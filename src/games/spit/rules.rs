@@ -6,7 +6,7 @@ use super::moves::{pile_changed, rebuild, slot_changed, SpitMoves};
 use super::state::SpitState;
 use crate::cards::{ranks_adjacent_circular, Card};
 use crate::reaction::Motion;
-use crate::realtime::{ActionList, Landing, LegalMoves, Micros, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::realtime::{ActionList, Change, Landing, LegalMoves, Micros, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 use rand::RngExt;
 
@@ -160,6 +160,18 @@ impl RealtimeRules for SpitRules {
             }
         }
         false
+    }
+
+    /// A play landing changes a pile top (both players' plays onto it); every other
+    /// change is to the player's own slots (only he touches them, SPIT-RT-7); a rejected
+    /// play changes nothing.
+    #[inline]
+    fn touched(&self, _: &SpitState, p: usize, a: SpitAction, change: Change) -> u32 {
+        match (change, a) {
+            (Change::Rejected, _) => 0,
+            (Change::Landed, SpitAction::Play { .. }) => 0b11,
+            _ => 1 << p,
+        }
     }
 
     fn motion(&self, a: SpitAction) -> Motion {
