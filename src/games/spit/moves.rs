@@ -13,23 +13,30 @@ use super::rules::{may_target, playable_mask, SpitAction};
 use super::state::{Slot, SpitState};
 use crate::realtime::{ActionList, LegalMoves};
 
-/// Player `me`'s legal moves (his hand idle). Bit `i` of a mask is slot `i`.
+/// Player `me`'s legal moves (his hand idle). Bit `i` of a mask is slot `i`; the five
+/// masks are the bytes of one word, so that a slot's bits in all of them are cleared
+/// with one AND (`set_slot`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpitMoves {
     /// The player's seat (his own pile is pile `me`).
     me: u8,
-    /// Slots whose top may be played on the own pile.
-    own: u8,
-    /// Slots whose top may be played on the other pile.
-    other: u8,
-    /// Slots showing a face-down top (FLIP).
-    flips: u8,
-    /// Slots with a face-up top: what a FILL may take from (there is a fill only when
-    /// `to` is not empty either).
-    from: u8,
-    /// Empty slots: where a FILL may go.
-    to: u8,
+    /// The masks, a byte each (shift [`OWN`], [`OTHER`], [`FLIPS`], [`FROM`], [`TO`]).
+    bits: u64,
 }
+
+/// Byte of [`SpitMoves::bits`]: slots whose top may be played on the own pile.
+const OWN: u32 = 0;
+/// Slots whose top may be played on the other pile.
+const OTHER: u32 = 8;
+/// Slots showing a face-down top (FLIP).
+const FLIPS: u32 = 16;
+/// Slots with a face-up top: what a FILL may take from (there is a fill only when `TO`
+/// is not empty either).
+const FROM: u32 = 24;
+/// Empty slots: where a FILL may go.
+const TO: u32 = 32;
+/// Bit 0 of each of the five bytes: times `1 << i`, slot `i`'s bit in every mask.
+const LANES: u64 = 0x01_0101_0101;
 
 /// The cards player `p` may play on spit pile `j` (bit `c` for `Card(c)`; none when he
 /// may not play there or it has no top).
@@ -44,7 +51,7 @@ fn target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> u64 {
 impl SpitMoves {
     /// No move, for player `me`.
     pub const fn none(me: u8) -> SpitMoves {
-        SpitMoves { me, own: 0, other: 0, flips: 0, from: 0, to: 0 }
+        SpitMoves { me, bits: 0 }
     }
 
     /// The legal moves of player `p` (whose hand is idle) on `s`, built from scratch.
@@ -61,22 +68,19 @@ impl SpitMoves {
     /// the own and the other pile.
     #[inline]
     fn set_slot(&mut self, i: usize, slot: &Slot, fit: [u64; 2]) {
-        let bit = 1u8 << i;
-        let keep = !bit;
-        self.own &= keep;
-        self.other &= keep;
-        self.flips &= keep;
-        self.from &= keep;
-        self.to &= keep;
-        match slot.up {
-            Some(c) => {
-                self.from |= bit;
-                self.own |= bit & 0u8.wrapping_sub((fit[0] >> c.0 & 1) as u8);
-                self.other |= bit & 0u8.wrapping_sub((fit[1] >> c.0 & 1) as u8);
-            }
-            None if slot.down > 0 => self.flips |= bit,
-            None => self.to |= bit,
-        }
+        let bit = 1u64 << i;
+        let b = self.bits & !(LANES * bit);
+        self.bits = b | match slot.up {
+            Some(c) => bit << FROM | (fit[0] >> c.0 & 1) << (i as u32 + OWN) | (fit[1] >> c.0 & 1) << (i as u32 + OTHER),
+            None if slot.down > 0 => bit << FLIPS,
+            None => bit << TO,
+        };
+    }
+
+    /// The mask at byte `at`.
+    #[inline]
+    fn mask(&self, at: u32) -> u8 {
+        (self.bits >> at) as u8
     }
 
     /// The player's seat: plays onto pile `me()` are onto his own pile.
@@ -87,28 +91,30 @@ impl SpitMoves {
     /// Slots whose top may be played on the player's own pile (bit `i` for slot `i`).
     #[inline]
     pub fn plays_own(&self) -> u8 {
-        self.own
+        self.mask(OWN)
     }
     /// Slots whose top may be played on the other pile.
     #[inline]
     pub fn plays_other(&self) -> u8 {
-        self.other
+        self.mask(OTHER)
     }
     /// Slots that may be flipped.
     #[inline]
     pub fn flips(&self) -> u8 {
-        self.flips
+        self.mask(FLIPS)
     }
     /// The fills as two sets, `(from, to)`: every slot of `from` may fill every slot of
     /// `to` (no fill when either is empty).
     #[inline]
     pub fn fills(&self) -> (u8, u8) {
-        if self.to == 0 { (0, 0) } else { (self.from, self.to) }
+        let to = self.mask(TO);
+        if to == 0 { (0, 0) } else { (self.mask(FROM), to) }
     }
 
     /// The moves in the legal order.
     pub fn iter(&self) -> SpitMovesIter {
-        SpitMovesIter { moves: *self, to: self.to }
+        let (from, to) = self.fills();
+        SpitMovesIter { me: self.me, own: self.plays_own(), other: self.plays_other(), flips: self.flips(), from, to, to_left: to }
     }
 }
 
@@ -134,18 +140,15 @@ pub fn pile_changed(cfg: &SpitConfig, s: &mut SpitState, j: usize) {
         let fit = target(cfg, s, p, j);
         let me = &s.players[p];
         let mut plays = 0u8;
-        let mut up = s.moves[p].from;
+        let mut up = s.moves[p].mask(FROM);
         while up != 0 {
             let i = pop_lowest(&mut up);
             let c = me.slots[i as usize].up.expect("a face-up slot has a top");
             plays |= (1u8 << i) & 0u8.wrapping_sub((fit >> c.0 & 1) as u8);
         }
+        let at = if j == p { OWN } else { OTHER };
         let m = &mut s.moves[p];
-        if j == p {
-            m.own = plays;
-        } else {
-            m.other = plays;
-        }
+        m.bits = m.bits & !(0xFF << at) | (plays as u64) << at;
     }
 }
 
@@ -153,26 +156,27 @@ impl LegalMoves<SpitAction> for SpitMoves {
     fn count(&self) -> usize {
         // Population counts from a table (the baseline x86-64 target has no `popcnt`);
         // the fills only with an empty slot.
-        let ones = |mask: u8| ONES[mask as usize] as usize;
-        let singles = ones(self.own) + ones(self.other) + ones(self.flips);
-        let fills = if self.to == 0 { 0 } else { ones(self.from) * ones(self.to) };
+        let ones = |at: u32| ONES[self.mask(at) as usize] as usize;
+        let singles = ones(OWN) + ones(OTHER) + ones(FLIPS);
+        let fills = if self.mask(TO) == 0 { 0 } else { ones(FROM) * ones(TO) };
         singles + fills
     }
     fn contains(&self, a: SpitAction) -> bool {
-        let has = |mask: u8, i: u8| i < 8 && mask >> i & 1 == 1;
+        let has = |at: u32, i: u8| i < 8 && self.mask(at) >> i & 1 == 1;
         match a {
-            SpitAction::Play { slot, pile } if pile == self.me => has(self.own, slot),
-            SpitAction::Play { slot, pile } if pile == 1 - self.me => has(self.other, slot),
+            SpitAction::Play { slot, pile } if pile == self.me => has(OWN, slot),
+            SpitAction::Play { slot, pile } if pile == 1 - self.me => has(OTHER, slot),
             SpitAction::Play { .. } => false,
-            SpitAction::Flip { slot } => has(self.flips, slot),
-            SpitAction::Fill { from, to } => has(self.from, from) && has(self.to, to),
+            SpitAction::Flip { slot } => has(FLIPS, slot),
+            SpitAction::Fill { from, to } => has(FROM, from) && has(TO, to),
         }
     }
     fn write(&self, out: &mut ActionList<SpitAction>) {
         out.extend(self.iter());
     }
     fn is_empty(&self) -> bool {
-        (self.own | self.other | self.flips) == 0 && (self.from == 0 || self.to == 0)
+        // No play or flip (the low three bytes), and no fill.
+        self.bits & 0xFF_FFFF == 0 && (self.mask(FROM) == 0 || self.mask(TO) == 0)
     }
 }
 
@@ -187,13 +191,23 @@ static ONES: [u8; 256] = {
     table
 };
 
-/// The moves of a [`SpitMoves`] in the legal order.
+/// The moves of a [`SpitMoves`] in the legal order: the masks left to yield.
 #[derive(Clone)]
 pub struct SpitMovesIter {
-    /// What is left to yield (fills: `from` holds the slots not yet finished).
-    moves: SpitMoves,
-    /// The empty slots left for the lowest slot of `moves.from`.
+    /// The player's seat.
+    me: u8,
+    /// Plays onto the own pile left.
+    own: u8,
+    /// Plays onto the other pile left.
+    other: u8,
+    /// Flips left.
+    flips: u8,
+    /// Slots whose fills are not finished (none without an empty slot).
+    from: u8,
+    /// Every empty slot.
     to: u8,
+    /// The empty slots left for the lowest slot of `from`.
+    to_left: u8,
 }
 
 /// Takes the lowest set bit of `mask` out and returns its index.
@@ -208,7 +222,7 @@ impl Iterator for SpitMovesIter {
     type Item = SpitAction;
     #[inline]
     fn next(&mut self) -> Option<SpitAction> {
-        let m = &mut self.moves;
+        let m = self;
         let plays = m.own | m.other;
         if plays != 0 {
             let slot = plays.trailing_zeros() as u8;
@@ -226,11 +240,11 @@ impl Iterator for SpitMovesIter {
             return Some(SpitAction::Flip { slot: pop_lowest(&mut m.flips) });
         }
         while m.from != 0 && m.to != 0 {
-            if self.to != 0 {
-                return Some(SpitAction::Fill { from: m.from.trailing_zeros() as u8, to: pop_lowest(&mut self.to) });
+            if m.to_left != 0 {
+                return Some(SpitAction::Fill { from: m.from.trailing_zeros() as u8, to: pop_lowest(&mut m.to_left) });
             }
             pop_lowest(&mut m.from);
-            self.to = m.to;
+            m.to_left = m.to;
         }
         None
     }
