@@ -191,8 +191,10 @@ impl RealtimeRules for SpeedRules {
         true
     }
 
+    /// A draw or a play ([`can_draw`](super::state::PlayerCards::can_draw) or
+    /// [`has_play`]), read off his moves as bit sets.
     fn has_progress(&self, s: &SpeedState, p: usize) -> bool {
-        s.players[p].can_draw() || has_play(&self.cfg, s, p)
+        !SpeedMoves::of(&self.cfg, s, p).is_empty()
     }
 
     /// A player's moves are his hand, his draw and the centre tops: a play landing

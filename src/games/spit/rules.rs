@@ -143,10 +143,11 @@ impl RealtimeRules for SpitRules {
         is_progress(s, p, a)
     }
 
-    /// A play or a flip, or a fill that exposes a face-down card (from the moves built
-    /// afresh: the stall check also asks on states it imagines).
+    /// A play or a flip, or a fill that exposes a face-down card, from the moves the
+    /// state keeps (up to date on every state the engine hands the rules, the states
+    /// its stall check imagines too: they come from `lift`, `land` and `put_back`).
     fn has_progress(&self, s: &SpitState, p: usize) -> bool {
-        let m = SpitMoves::of(&self.cfg, s, p);
+        let m = s.moves[p];
         if (m.plays_own() | m.plays_other() | m.flips()) != 0 {
             return true;
         }
