@@ -14,17 +14,17 @@ use super::state::{Slot, SpitState};
 use crate::realtime::{ActionList, LegalMoves};
 
 /// Player `me`'s legal moves (his hand idle). Bit `i` of a mask is slot `i`; the five
-/// masks are the bytes of one word, so that a slot's bits in all of them are cleared
-/// with one AND (`set_slot`).
+/// masks and the seat are six bytes, read as one word (`word`) so that a slot's bits in
+/// every mask are cleared with one AND (`set_slot`). Six bytes, not a `u64`: the state
+/// keeps two and stays within 128 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpitMoves {
-    /// The player's seat (his own pile is pile `me`).
-    me: u8,
-    /// The masks, a byte each (shift [`OWN`], [`OTHER`], [`FLIPS`], [`FROM`], [`TO`]).
-    bits: u64,
+    /// The masks, a byte each (at [`OWN`], [`OTHER`], [`FLIPS`], [`FROM`], [`TO`] bits
+    /// of the word), and the player's seat (at [`ME`]; his own pile is pile `me`).
+    bytes: [u8; 6],
 }
 
-/// Byte of [`SpitMoves::bits`]: slots whose top may be played on the own pile.
+/// Shift of a mask in [`SpitMoves`]' word: slots whose top may be played on the own pile.
 const OWN: u32 = 0;
 /// Slots whose top may be played on the other pile.
 const OTHER: u32 = 8;
@@ -35,6 +35,8 @@ const FLIPS: u32 = 16;
 const FROM: u32 = 24;
 /// Empty slots: where a FILL may go.
 const TO: u32 = 32;
+/// Shift of the player's seat in [`SpitMoves`]' word.
+const ME: u32 = 40;
 /// Bit 0 of each of the five bytes: times `1 << i`, slot `i`'s bit in every mask.
 const LANES: u64 = 0x01_0101_0101;
 
@@ -51,7 +53,7 @@ fn target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> u64 {
 impl SpitMoves {
     /// No move, for player `me`.
     pub const fn none(me: u8) -> SpitMoves {
-        SpitMoves { me, bits: 0 }
+        SpitMoves { bytes: [0, 0, 0, 0, 0, me] }
     }
 
     /// The legal moves of player `p` (whose hand is idle) on `s`, built from scratch.
@@ -69,24 +71,36 @@ impl SpitMoves {
     #[inline]
     fn set_slot(&mut self, i: usize, slot: &Slot, fit: [u64; 2]) {
         let bit = 1u64 << i;
-        let b = self.bits & !(LANES * bit);
-        self.bits = b | match slot.up {
+        let b = self.word() & !(LANES * bit);
+        self.set_word(b | match slot.up {
             Some(c) => bit << FROM | (fit[0] >> c.0 & 1) << (i as u32 + OWN) | (fit[1] >> c.0 & 1) << (i as u32 + OTHER),
             None if slot.down > 0 => bit << FLIPS,
             None => bit << TO,
-        };
+        });
     }
 
-    /// The mask at byte `at`.
+    /// The six bytes as one word (byte `k` at bits `8k`).
+    #[inline]
+    fn word(&self) -> u64 {
+        let b = self.bytes;
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], 0, 0])
+    }
+    /// Writes the six bytes from a word (its top two bytes are zero).
+    #[inline]
+    fn set_word(&mut self, w: u64) {
+        self.bytes.copy_from_slice(&w.to_le_bytes()[..6]);
+    }
+
+    /// The mask (or seat) at shift `at` of the word.
     #[inline]
     fn mask(&self, at: u32) -> u8 {
-        (self.bits >> at) as u8
+        self.bytes[(at / 8) as usize]
     }
 
     /// The player's seat: plays onto pile `me()` are onto his own pile.
     #[inline]
     pub fn me(&self) -> usize {
-        self.me as usize
+        self.mask(ME) as usize
     }
     /// Slots whose top may be played on the player's own pile (bit `i` for slot `i`).
     #[inline]
@@ -114,7 +128,7 @@ impl SpitMoves {
     /// The moves in the legal order.
     pub fn iter(&self) -> SpitMovesIter {
         let (from, to) = self.fills();
-        SpitMovesIter { me: self.me, own: self.plays_own(), other: self.plays_other(), flips: self.flips(), from, to, to_left: to }
+        SpitMovesIter { me: self.mask(ME), own: self.plays_own(), other: self.plays_other(), flips: self.flips(), from, to, to_left: to }
     }
 }
 
@@ -147,8 +161,7 @@ pub fn pile_changed(cfg: &SpitConfig, s: &mut SpitState, j: usize) {
             plays |= (1u8 << i) & 0u8.wrapping_sub((fit >> c.0 & 1) as u8);
         }
         let at = if j == p { OWN } else { OTHER };
-        let m = &mut s.moves[p];
-        m.bits = m.bits & !(0xFF << at) | (plays as u64) << at;
+        s.moves[p].bytes[(at / 8) as usize] = plays;
     }
 }
 
@@ -164,8 +177,8 @@ impl LegalMoves<SpitAction> for SpitMoves {
     fn contains(&self, a: SpitAction) -> bool {
         let has = |at: u32, i: u8| i < 8 && self.mask(at) >> i & 1 == 1;
         match a {
-            SpitAction::Play { slot, pile } if pile == self.me => has(OWN, slot),
-            SpitAction::Play { slot, pile } if pile == 1 - self.me => has(OTHER, slot),
+            SpitAction::Play { slot, pile } if pile == self.mask(ME) => has(OWN, slot),
+            SpitAction::Play { slot, pile } if pile == 1 - self.mask(ME) => has(OTHER, slot),
             SpitAction::Play { .. } => false,
             SpitAction::Flip { slot } => has(FLIPS, slot),
             SpitAction::Fill { from, to } => has(FROM, from) && has(TO, to),
@@ -176,7 +189,7 @@ impl LegalMoves<SpitAction> for SpitMoves {
     }
     fn is_empty(&self) -> bool {
         // No play or flip (the low three bytes), and no fill.
-        self.bits & 0xFF_FFFF == 0 && (self.mask(FROM) == 0 || self.mask(TO) == 0)
+        (self.mask(OWN) | self.mask(OTHER) | self.mask(FLIPS)) == 0 && (self.mask(FROM) == 0 || self.mask(TO) == 0)
     }
 }
 
