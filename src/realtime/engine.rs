@@ -57,6 +57,19 @@ pub enum Landing {
     Rejected,
 }
 
+/// What an action just did to the state, for [`RealtimeRules::touched`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// [`RealtimeRules::lift`] took what it carries into the hand.
+    Lifted,
+    /// [`RealtimeRules::land`] applied it (placed, or it ended the round).
+    Landed,
+    /// [`RealtimeRules::land`] rejected it.
+    Rejected,
+    /// [`RealtimeRules::put_back`] returned what it carried.
+    PutBack,
+}
+
 /// How the game resolves a stall (no progress possible for anyone, every hand idle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stall {
@@ -182,6 +195,16 @@ pub trait RealtimeRules {
     fn is_progress(&self, s: &Self::State, p: usize, a: Self::Action) -> bool;
     /// True if player `p` has any progress action now.
     fn has_progress(&self, s: &Self::State, p: usize) -> bool;
+    /// The players whose legal moves ([`RealtimeRules::moves`]) the change `change` of
+    /// player `p`'s action `a` may have altered, bit `q` for player `q`; `s` is the state
+    /// after it. The engine asks an idle player who had no legal move again only once a
+    /// change touches him (asking him would give nothing: a strategy is asked only with
+    /// moves), so the set must hold every player whose moves may differ. Default: every
+    /// player (each idle player is asked again after every event).
+    #[inline]
+    fn touched(&self, _s: &Self::State, _p: usize, _a: Self::Action, _change: Change) -> u32 {
+        u32::MAX
+    }
     /// The movement an action makes (for its motor time).
     fn motion(&self, a: Self::Action) -> Motion;
     /// Number of candidate cards player `p` scans when looking for a move.
@@ -336,7 +359,7 @@ where
     S: RealtimePolicy<R> + ?Sized,
     O: EngineObserver<R::State, R::Action>,
 {
-    let mut round = Round { rules, seats, hands, n: seats.len(), rngs, obs, counts };
+    let mut round = Round { rules, seats, hands, n: seats.len(), rngs, obs, counts, settled: 0 };
     round.run(s, start, budget)
 }
 
@@ -357,6 +380,10 @@ struct Round<'a, R: RealtimeRules, S: ?Sized, O> {
     rngs: &'a mut MatchRngs,
     obs: &'a mut O,
     counts: &'a mut RoundCounts,
+    /// Idle players (bit `p`) who had no legal move when last asked, with no change
+    /// since that touched them ([`RealtimeRules::touched`]): asking them again would
+    /// find none, so they are not asked.
+    settled: u32,
 }
 
 /// A move chosen by an idle player: the action, when it lands, and how many legal
@@ -393,12 +420,14 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
             match self.hands[p] {
                 Hand::Acting { action, .. } => match self.rules.land(s, p, action, t) {
                     Landing::Rejected => {
+                        self.settled &= !self.rules.touched(s, p, action, Change::Rejected);
                         self.counts.rejected += 1;
                         let back = after(t, self.seats.reaction(p).motor_time(Motion::Return, &mut self.rngs.players[p]));
                         self.hands[p] = Hand::Returning { at: back, action };
                         self.obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
                     }
                     landing => {
+                        self.settled &= !self.rules.touched(s, p, action, Change::Landed);
                         self.counts.landed += 1;
                         *budget -= 1;
                         self.hands[p] = Hand::Idle;
@@ -414,6 +443,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 },
                 Hand::Returning { action, .. } => {
                     self.rules.put_back(s, p, action);
+                    self.settled &= !self.rules.touched(s, p, action, Change::PutBack);
                     self.hands[p] = Hand::Idle;
                     self.obs.on_event(t, EngineEvent::Returned { player: p, action }, s);
                 }
@@ -476,10 +506,15 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// strategy chooses from his legal moves (written into `moves`), and his action time
     /// is drawn from his stream. An action he was not offered is not taken: it is
     /// reported in `counts.illegal`, which stops the round.
+    // Inlined at both of `decide_idle`'s asks, as it was at its one ask before: left
+    // to itself the compiler calls it, and inlines less of the reaction draws into it.
+    #[inline(always)]
     fn choose(&mut self, s: &R::State, p: usize, now: Micros, moves: &mut R::Moves) -> Chosen<R::Action> {
         let rules = self.rules;
         rules.moves(s, p, moves);
         if moves.is_empty() {
+            // Not asked again until a change touches him (`decide_idle`).
+            self.settled |= 1 << p;
             return None;
         }
         let rng = &mut self.rngs.players[p];
@@ -504,6 +539,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// Puts player `p`'s chosen action in his hand.
     fn start(&mut self, s: &mut R::State, p: usize, now: Micros, (action, lands, options): (R::Action, Micros, usize)) {
         self.rules.lift(s, p, action);
+        self.settled &= !self.rules.touched(s, p, action, Change::Lifted);
         self.hands[p] = Hand::Acting { at: lands, action };
         self.obs.on_event(now, EngineEvent::Start { player: p, action, lands, options }, s);
     }
@@ -511,7 +547,9 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// Lets every idle player decide at time `now`. All of them decide on the same state
     /// (nobody sees another's card leave before deciding), then their cards are lifted.
     /// Of two choices that conflict ([`RealtimeRules::conflicts`]) public chance keeps
-    /// one; the other player decides again once it is lifted.
+    /// one; the other player decides again once it is lifted. A settled player (no legal
+    /// move when last asked, nothing that touched him since) is not asked: he would find
+    /// no move again, and an ask without moves draws nothing and calls no strategy.
     fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
         let mut moves = R::Moves::default();
         let mut deciding: u32 = 0;
@@ -519,6 +557,20 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
             if matches!(h, Hand::Idle) {
                 deciding |= 1 << p;
             }
+        }
+        #[cfg(debug_assertions)]
+        self.check_settled(s, deciding);
+        deciding &= !self.settled;
+        if deciding & deciding.wrapping_sub(1) == 0 {
+            // One player (or none) decides: no choice to settle a conflict with, so
+            // what the general loop below does with a single decider.
+            if deciding != 0 {
+                let p = deciding.trailing_zeros() as usize;
+                if let Some(c) = self.choose(s, p, now, &mut moves) {
+                    self.start(s, p, now, c);
+                }
+            }
+            return;
         }
         while deciding != 0 {
             let mut chosen: [Chosen<R::Action>; MAX_PLAYERS] = [None; MAX_PLAYERS];
@@ -554,6 +606,17 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
         }
     }
 
+    /// Debug builds: every settled idle player in `idle` still has no legal move (the
+    /// rules' [`RealtimeRules::touched`] held everyone a change may have given moves).
+    #[cfg(debug_assertions)]
+    fn check_settled(&self, s: &R::State, idle: u32) {
+        let mut moves = R::Moves::default();
+        for p in (0..self.n).filter(|&p| (idle & self.settled) >> p & 1 == 1) {
+            self.rules.moves(s, p, &mut moves);
+            assert!(moves.is_empty(), "player {p} was not asked again after a change gave him moves (RealtimeRules::touched)");
+        }
+    }
+
     /// Lets players whose action in flight became illegal call it off: they notice after
     /// a simple reaction time and take the card back, if that is sooner than the landing.
     fn abort_outdated(&mut self, s: &mut R::State, now: Micros) {
@@ -574,6 +637,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
 
     /// Calls off every action in flight and every returning card (SPIT-RT-10).
     fn cancel_all(&mut self, s: &mut R::State, now: Micros) {
+        self.settled = 0;
         for p in 0..self.n {
             if let Hand::Acting { action, .. } | Hand::Returning { action, .. } = self.hands[p] {
                 self.rules.put_back(s, p, action);
@@ -592,6 +656,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
             Stall::Synchronised => {
                 let at = (0..self.n).map(|p| after(now, self.seats.reaction(p).recognition_time(&mut self.rngs.players[p]))).max().unwrap_or(now);
                 let took_part = synchronise(self.rules, self.seats, s, self.rngs);
+                self.settled = 0;
                 self.counts.synchronised += 1;
                 self.obs.on_event(at, EngineEvent::Synchronised, s);
                 rest_after_sync(&mut self.hands[..self.n], self.seats, self.rngs, took_part, at);
@@ -614,7 +679,11 @@ mod tests {
         held: [bool; 2],
         landed: u32,
     }
-    struct SharedRules;
+    /// `forgetful`: says no change touches anyone ([`RealtimeRules::touched`]), which is
+    /// wrong: a landed take frees its pile for a player who had none.
+    struct SharedRules {
+        forgetful: bool,
+    }
     impl RealtimeRules for SharedRules {
         type State = Shared;
         type Action = usize;
@@ -630,6 +699,9 @@ mod tests {
         }
         fn has_progress(&self, s: &Shared, _: usize) -> bool {
             s.landed < 4
+        }
+        fn touched(&self, _: &Shared, _: usize, _: usize, _: Change) -> u32 {
+            if self.forgetful { 0 } else { u32::MAX }
         }
         fn motion(&self, _: usize) -> Motion {
             Motion::Play
@@ -694,7 +766,7 @@ mod tests {
             let mut s = Shared::default();
             let mut starts = Starts(Vec::new());
             let (mut budget, mut counts) = (100, RoundCounts::default());
-            let end = play_round(&SharedRules, &seats, &mut s, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut MatchRngs::of_deal(seed), &mut starts);
+            let end = play_round(&SharedRules { forgetful: false }, &seats, &mut s, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut MatchRngs::of_deal(seed), &mut starts);
             assert_eq!((end.capped, counts.landed), (false, 4));
             // Both reached for pile 0 on the same state; one keeps it, the other takes pile 1.
             let mut piles: Vec<usize> = starts.0.iter().map(|&(_, a)| a).collect();
@@ -704,5 +776,34 @@ mod tests {
             first_pile_to[winner] += 1;
         }
         assert!(first_pile_to.iter().all(|&k| k > 5), "public chance, not the seat, settles a conflict: {first_pile_to:?}");
+    }
+
+    /// Three players on two piles: whoever reaches for a held pile has no move and is
+    /// settled until a take lands and frees it.
+    fn three_on_two_piles(forgetful: bool) -> RoundCounts {
+        let bot = Bot { strategy: Box::new(First), reaction: Preset::Skilled.model() };
+        let seats = Seated::new(&[&bot, &bot, &bot]);
+        let mut counts = RoundCounts::default();
+        for seed in 0..40 {
+            let (mut s, mut budget) = (Shared::default(), 100);
+            let end = play_round(&SharedRules { forgetful }, &seats, &mut s, 0, [false; MAX_PLAYERS], &mut budget, &mut counts, &mut MatchRngs::of_deal(seed), &mut ());
+            assert!(!end.capped && end.first_out.is_some(), "seed {seed}: {end:?}");
+        }
+        counts
+    }
+
+    #[test]
+    fn a_player_without_moves_is_asked_again_once_a_change_touches_him() {
+        let counts = three_on_two_piles(false);
+        assert_eq!(counts.landed, 4 * 40);
+    }
+
+    /// The debug check of the settled players against their moves (`check_settled`)
+    /// catches rules whose `touched` leaves out a player a change gave moves.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "RealtimeRules::touched")]
+    fn a_touched_set_that_leaves_out_a_player_with_new_moves_is_caught() {
+        three_on_two_piles(true);
     }
 }

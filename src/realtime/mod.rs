@@ -2,7 +2,8 @@
 //! Nerts). Players act at once, each with one hand (SPIT-RT-2): a player decides on the
 //! state he sees, his action lands after a time drawn from his reaction model, the
 //! engine re-checks it at landing (first touch wins, SPIT-RT-5), every landed change
-//! wakes the idle players (SPIT-RT-8), and stalls are detected on *progress* actions
+//! wakes the idle players (SPIT-RT-8; one who had no move stays asleep until a change
+//! may have given him one, [`RealtimeRules::touched`]), and stalls are detected on *progress* actions
 //! only, so aimless moves cannot keep a round alive (design notes section 2).
 //!
 //! Time is in integer microseconds. Exact ties are broken by the match's generator
@@ -41,7 +42,7 @@ pub mod lookahead;
 pub mod policy;
 
 pub use engine::{
-    after, play_from, play_round, synchronise, ActionList, EngineEvent, EngineObserver, Hand, Landing, MatchObserver, MatchRngs, Micros, RealtimeRules, RoundCounts,
+    after, play_from, play_round, synchronise, ActionList, Change, EngineEvent, EngineObserver, Hand, Landing, MatchObserver, MatchRngs, Micros, RealtimeRules, RoundCounts,
     RoundEnd, Stall, MAX_ACTIONS, MAX_PLAYERS,
 };
 pub use entry::{RealtimeEntry, RealtimeGame, RealtimeMatch};

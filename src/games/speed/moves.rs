@@ -19,7 +19,9 @@ pub struct SpeedMoves {
 }
 
 impl SpeedMoves {
-    /// The legal moves of player `p` (whose hand is idle) on `s`.
+    /// The legal moves of player `p` (whose hand is idle) on `s`. Inlined: it is a few
+    /// instructions, built at every ask.
+    #[inline(always)]
     pub fn of(cfg: &SpeedConfig, s: &SpeedState, p: usize) -> SpeedMoves {
         let me = &s.players[p];
         // A pile without a top (before the opening flip) takes nothing.
@@ -46,7 +48,17 @@ impl SpeedMoves {
 
 impl LegalMoves<SpeedAction> for SpeedMoves {
     fn count(&self) -> usize {
-        (self.plays[0].count_ones() + self.plays[1].count_ones() + self.draw as u32) as usize
+        // The plays are hand cards (at most five), so their bits are counted one by one:
+        // fewer steps than `count_ones`, a software routine on the baseline x86-64
+        // target (no `popcnt`).
+        let mut n = self.draw as usize;
+        for mut cards in self.plays {
+            while cards != 0 {
+                cards &= cards - 1;
+                n += 1;
+            }
+        }
+        n
     }
     fn contains(&self, a: SpeedAction) -> bool {
         match a {

@@ -6,7 +6,7 @@ use super::moves::SpeedMoves;
 use super::state::SpeedState;
 use crate::cards::{ranks_adjacent_circular, ranks_adjacent_straight, Card, CardSet};
 use crate::reaction::Motion;
-use crate::realtime::{ActionList, Landing, LegalMoves, Micros, NoDecision, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::realtime::{ActionList, Change, Landing, LegalMoves, Micros, NoDecision, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 
 /// One action of one player (SPEED-RT-1). Piles are 0-based indices.
@@ -191,8 +191,23 @@ impl RealtimeRules for SpeedRules {
         true
     }
 
+    /// A draw or a play ([`can_draw`](super::state::PlayerCards::can_draw) or
+    /// [`has_play`]), read off his moves as bit sets.
     fn has_progress(&self, s: &SpeedState, p: usize) -> bool {
-        s.players[p].can_draw() || has_play(&self.cfg, s, p)
+        !SpeedMoves::of(&self.cfg, s, p).is_empty()
+    }
+
+    /// A player's moves are his hand, his draw and the centre tops: a play landing
+    /// changes a top (both players' plays); every other change is to the player's own
+    /// hand or stock (the hand memory is no part of the moves); a rejected play changes
+    /// nothing.
+    #[inline]
+    fn touched(&self, _: &SpeedState, p: usize, a: SpeedAction, change: Change) -> u32 {
+        match (change, a) {
+            (Change::Rejected, _) => 0,
+            (Change::Landed, SpeedAction::Play { .. }) => 0b11,
+            _ => 1 << p,
+        }
     }
 
     fn motion(&self, a: SpeedAction) -> Motion {

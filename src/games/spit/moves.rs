@@ -13,23 +13,32 @@ use super::rules::{may_target, playable_mask, SpitAction};
 use super::state::{Slot, SpitState};
 use crate::realtime::{ActionList, LegalMoves};
 
-/// Player `me`'s legal moves (his hand idle). Bit `i` of a mask is slot `i`.
+/// Player `me`'s legal moves (his hand idle). Bit `i` of a mask is slot `i`; the five
+/// masks and the seat are six bytes, read as one word (`word`) so that a slot's bits in
+/// every mask are cleared with one AND (`set_slot`). Six bytes, not a `u64`: the state
+/// keeps two and stays within 128 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpitMoves {
-    /// The player's seat (his own pile is pile `me`).
-    me: u8,
-    /// Slots whose top may be played on the own pile.
-    own: u8,
-    /// Slots whose top may be played on the other pile.
-    other: u8,
-    /// Slots showing a face-down top (FLIP).
-    flips: u8,
-    /// Slots with a face-up top: what a FILL may take from (there is a fill only when
-    /// `to` is not empty either).
-    from: u8,
-    /// Empty slots: where a FILL may go.
-    to: u8,
+    /// The masks, a byte each (at [`OWN`], [`OTHER`], [`FLIPS`], [`FROM`], [`TO`] bits
+    /// of the word), and the player's seat (at [`ME`]; his own pile is pile `me`).
+    bytes: [u8; 6],
 }
+
+/// Shift of a mask in [`SpitMoves`]' word: slots whose top may be played on the own pile.
+const OWN: u32 = 0;
+/// Slots whose top may be played on the other pile.
+const OTHER: u32 = 8;
+/// Slots showing a face-down top (FLIP).
+const FLIPS: u32 = 16;
+/// Slots with a face-up top: what a FILL may take from (there is a fill only when `TO`
+/// is not empty either).
+const FROM: u32 = 24;
+/// Empty slots: where a FILL may go.
+const TO: u32 = 32;
+/// Shift of the player's seat in [`SpitMoves`]' word.
+const ME: u32 = 40;
+/// Bit 0 of each of the five bytes: times `1 << i`, slot `i`'s bit in every mask.
+const LANES: u64 = 0x01_0101_0101;
 
 /// The cards player `p` may play on spit pile `j` (bit `c` for `Card(c)`; none when he
 /// may not play there or it has no top).
@@ -44,7 +53,7 @@ fn target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> u64 {
 impl SpitMoves {
     /// No move, for player `me`.
     pub const fn none(me: u8) -> SpitMoves {
-        SpitMoves { me, own: 0, other: 0, flips: 0, from: 0, to: 0 }
+        SpitMoves { bytes: [0, 0, 0, 0, 0, me] }
     }
 
     /// The legal moves of player `p` (whose hand is idle) on `s`, built from scratch.
@@ -61,54 +70,65 @@ impl SpitMoves {
     /// the own and the other pile.
     #[inline]
     fn set_slot(&mut self, i: usize, slot: &Slot, fit: [u64; 2]) {
-        let bit = 1u8 << i;
-        let keep = !bit;
-        self.own &= keep;
-        self.other &= keep;
-        self.flips &= keep;
-        self.from &= keep;
-        self.to &= keep;
-        match slot.up {
-            Some(c) => {
-                self.from |= bit;
-                self.own |= bit & 0u8.wrapping_sub((fit[0] >> c.0 & 1) as u8);
-                self.other |= bit & 0u8.wrapping_sub((fit[1] >> c.0 & 1) as u8);
-            }
-            None if slot.down > 0 => self.flips |= bit,
-            None => self.to |= bit,
-        }
+        let bit = 1u64 << i;
+        let b = self.word() & !(LANES * bit);
+        self.set_word(b | match slot.up {
+            Some(c) => bit << FROM | (fit[0] >> c.0 & 1) << (i as u32 + OWN) | (fit[1] >> c.0 & 1) << (i as u32 + OTHER),
+            None if slot.down > 0 => bit << FLIPS,
+            None => bit << TO,
+        });
+    }
+
+    /// The six bytes as one word (byte `k` at bits `8k`).
+    #[inline]
+    fn word(&self) -> u64 {
+        let b = self.bytes;
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], 0, 0])
+    }
+    /// Writes the six bytes from a word (its top two bytes are zero).
+    #[inline]
+    fn set_word(&mut self, w: u64) {
+        self.bytes.copy_from_slice(&w.to_le_bytes()[..6]);
+    }
+
+    /// The mask (or seat) at shift `at` of the word.
+    #[inline]
+    fn mask(&self, at: u32) -> u8 {
+        self.bytes[(at / 8) as usize]
     }
 
     /// The player's seat: plays onto pile `me()` are onto his own pile.
     #[inline]
     pub fn me(&self) -> usize {
-        self.me as usize
+        self.mask(ME) as usize
     }
     /// Slots whose top may be played on the player's own pile (bit `i` for slot `i`).
     #[inline]
     pub fn plays_own(&self) -> u8 {
-        self.own
+        self.mask(OWN)
     }
     /// Slots whose top may be played on the other pile.
     #[inline]
     pub fn plays_other(&self) -> u8 {
-        self.other
+        self.mask(OTHER)
     }
     /// Slots that may be flipped.
     #[inline]
     pub fn flips(&self) -> u8 {
-        self.flips
+        self.mask(FLIPS)
     }
     /// The fills as two sets, `(from, to)`: every slot of `from` may fill every slot of
     /// `to` (no fill when either is empty).
     #[inline]
     pub fn fills(&self) -> (u8, u8) {
-        if self.to == 0 { (0, 0) } else { (self.from, self.to) }
+        let to = self.mask(TO);
+        if to == 0 { (0, 0) } else { (self.mask(FROM), to) }
     }
 
     /// The moves in the legal order.
     pub fn iter(&self) -> SpitMovesIter {
-        SpitMovesIter { moves: *self, to: self.to }
+        let (from, to) = self.fills();
+        SpitMovesIter { me: self.mask(ME), own: self.plays_own(), other: self.plays_other(), flips: self.flips(), from, to, to_left: to }
     }
 }
 
@@ -134,18 +154,14 @@ pub fn pile_changed(cfg: &SpitConfig, s: &mut SpitState, j: usize) {
         let fit = target(cfg, s, p, j);
         let me = &s.players[p];
         let mut plays = 0u8;
-        let mut up = s.moves[p].from;
+        let mut up = s.moves[p].mask(FROM);
         while up != 0 {
             let i = pop_lowest(&mut up);
             let c = me.slots[i as usize].up.expect("a face-up slot has a top");
             plays |= (1u8 << i) & 0u8.wrapping_sub((fit >> c.0 & 1) as u8);
         }
-        let m = &mut s.moves[p];
-        if j == p {
-            m.own = plays;
-        } else {
-            m.other = plays;
-        }
+        let at = if j == p { OWN } else { OTHER };
+        s.moves[p].bytes[(at / 8) as usize] = plays;
     }
 }
 
@@ -153,26 +169,27 @@ impl LegalMoves<SpitAction> for SpitMoves {
     fn count(&self) -> usize {
         // Population counts from a table (the baseline x86-64 target has no `popcnt`);
         // the fills only with an empty slot.
-        let ones = |mask: u8| ONES[mask as usize] as usize;
-        let singles = ones(self.own) + ones(self.other) + ones(self.flips);
-        let fills = if self.to == 0 { 0 } else { ones(self.from) * ones(self.to) };
+        let ones = |at: u32| ONES[self.mask(at) as usize] as usize;
+        let singles = ones(OWN) + ones(OTHER) + ones(FLIPS);
+        let fills = if self.mask(TO) == 0 { 0 } else { ones(FROM) * ones(TO) };
         singles + fills
     }
     fn contains(&self, a: SpitAction) -> bool {
-        let has = |mask: u8, i: u8| i < 8 && mask >> i & 1 == 1;
+        let has = |at: u32, i: u8| i < 8 && self.mask(at) >> i & 1 == 1;
         match a {
-            SpitAction::Play { slot, pile } if pile == self.me => has(self.own, slot),
-            SpitAction::Play { slot, pile } if pile == 1 - self.me => has(self.other, slot),
+            SpitAction::Play { slot, pile } if pile == self.mask(ME) => has(OWN, slot),
+            SpitAction::Play { slot, pile } if pile == 1 - self.mask(ME) => has(OTHER, slot),
             SpitAction::Play { .. } => false,
-            SpitAction::Flip { slot } => has(self.flips, slot),
-            SpitAction::Fill { from, to } => has(self.from, from) && has(self.to, to),
+            SpitAction::Flip { slot } => has(FLIPS, slot),
+            SpitAction::Fill { from, to } => has(FROM, from) && has(TO, to),
         }
     }
     fn write(&self, out: &mut ActionList<SpitAction>) {
         out.extend(self.iter());
     }
     fn is_empty(&self) -> bool {
-        (self.own | self.other | self.flips) == 0 && (self.from == 0 || self.to == 0)
+        // No play or flip (the low three bytes), and no fill.
+        (self.mask(OWN) | self.mask(OTHER) | self.mask(FLIPS)) == 0 && (self.mask(FROM) == 0 || self.mask(TO) == 0)
     }
 }
 
@@ -187,13 +204,23 @@ static ONES: [u8; 256] = {
     table
 };
 
-/// The moves of a [`SpitMoves`] in the legal order.
+/// The moves of a [`SpitMoves`] in the legal order: the masks left to yield.
 #[derive(Clone)]
 pub struct SpitMovesIter {
-    /// What is left to yield (fills: `from` holds the slots not yet finished).
-    moves: SpitMoves,
-    /// The empty slots left for the lowest slot of `moves.from`.
+    /// The player's seat.
+    me: u8,
+    /// Plays onto the own pile left.
+    own: u8,
+    /// Plays onto the other pile left.
+    other: u8,
+    /// Flips left.
+    flips: u8,
+    /// Slots whose fills are not finished (none without an empty slot).
+    from: u8,
+    /// Every empty slot.
     to: u8,
+    /// The empty slots left for the lowest slot of `from`.
+    to_left: u8,
 }
 
 /// Takes the lowest set bit of `mask` out and returns its index.
@@ -208,7 +235,7 @@ impl Iterator for SpitMovesIter {
     type Item = SpitAction;
     #[inline]
     fn next(&mut self) -> Option<SpitAction> {
-        let m = &mut self.moves;
+        let m = self;
         let plays = m.own | m.other;
         if plays != 0 {
             let slot = plays.trailing_zeros() as u8;
@@ -226,11 +253,11 @@ impl Iterator for SpitMovesIter {
             return Some(SpitAction::Flip { slot: pop_lowest(&mut m.flips) });
         }
         while m.from != 0 && m.to != 0 {
-            if self.to != 0 {
-                return Some(SpitAction::Fill { from: m.from.trailing_zeros() as u8, to: pop_lowest(&mut self.to) });
+            if m.to_left != 0 {
+                return Some(SpitAction::Fill { from: m.from.trailing_zeros() as u8, to: pop_lowest(&mut m.to_left) });
             }
             pop_lowest(&mut m.from);
-            self.to = m.to;
+            m.to_left = m.to;
         }
         None
     }

@@ -6,7 +6,7 @@ use super::moves::{pile_changed, rebuild, slot_changed, SpitMoves};
 use super::state::SpitState;
 use crate::cards::{ranks_adjacent_circular, Card};
 use crate::reaction::Motion;
-use crate::realtime::{ActionList, Landing, LegalMoves, Micros, RealtimeRules, Stall, MAX_PLAYERS};
+use crate::realtime::{ActionList, Change, Landing, LegalMoves, Micros, RealtimeRules, Stall, MAX_PLAYERS};
 use crate::rng::SimRng;
 use rand::RngExt;
 
@@ -143,10 +143,11 @@ impl RealtimeRules for SpitRules {
         is_progress(s, p, a)
     }
 
-    /// A play or a flip, or a fill that exposes a face-down card (from the moves built
-    /// afresh: the stall check also asks on states it imagines).
+    /// A play or a flip, or a fill that exposes a face-down card, from the moves the
+    /// state keeps (up to date on every state the engine hands the rules, the states
+    /// its stall check imagines too: they come from `lift`, `land` and `put_back`).
     fn has_progress(&self, s: &SpitState, p: usize) -> bool {
-        let m = SpitMoves::of(&self.cfg, s, p);
+        let m = s.moves[p];
         if (m.plays_own() | m.plays_other() | m.flips()) != 0 {
             return true;
         }
@@ -160,6 +161,18 @@ impl RealtimeRules for SpitRules {
             }
         }
         false
+    }
+
+    /// A play landing changes a pile top (both players' plays onto it); every other
+    /// change is to the player's own slots (only he touches them, SPIT-RT-7); a rejected
+    /// play changes nothing.
+    #[inline]
+    fn touched(&self, _: &SpitState, p: usize, a: SpitAction, change: Change) -> u32 {
+        match (change, a) {
+            (Change::Rejected, _) => 0,
+            (Change::Landed, SpitAction::Play { .. }) => 0b11,
+            _ => 1 << p,
+        }
     }
 
     fn motion(&self, a: SpitAction) -> Motion {

@@ -9,7 +9,7 @@ use crate::rng::{ChanceKey, MatchSeeds};
 use super::config::{ScoreCounts, SpeedConfig, SPEED_FLAGS};
 use super::game::{deal_points, fewer_cards_wins, play_match, SpeedEvent};
 use super::invariants::InvariantChecker;
-use super::rules::{legal_actions, SpeedAction, SpeedRules};
+use super::rules::{has_play, legal_actions, SpeedAction, SpeedRules};
 use super::state::{PlayerCards, SpeedState, HAND_LIMIT};
 use super::strategies::{SpeedBot, REGISTRY};
 use super::view::SpeedView;
@@ -362,6 +362,55 @@ fn random_flags(rng: &mut SimRng) -> SpeedConfig {
         format!("speed.target={}", pick(rng, &["0", "0", "8"])),
     ];
     SpeedConfig::from_settings(&Settings::parse(&SPEED_FLAGS, &sets).unwrap())
+}
+
+/// Checks after every event that `has_progress` from the moves as bit sets is the rules'
+/// test: a draw, or a hand card that fits a top (SPEED-STALL-1).
+struct Progress {
+    rules: SpeedRules,
+    states: usize,
+    stuck: usize,
+}
+
+impl Progress {
+    fn check(&mut self, s: &SpeedState) {
+        self.states += 1;
+        for p in 0..2 {
+            let want = s.players[p].can_draw() || has_play(&self.rules.cfg, s, p);
+            assert_eq!(self.rules.has_progress(s, p), want, "player {p}, {s:?}");
+            self.stuck += !want as usize;
+        }
+    }
+}
+
+impl EngineObserver<SpeedState, SpeedAction> for Progress {
+    fn on_event(&mut self, _: Micros, _: EngineEvent<SpeedAction>, s: &SpeedState) {
+        self.check(s);
+    }
+}
+
+impl crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for Progress {
+    fn on_match_event(&mut self, _: Micros, _: SpeedEvent, s: &SpeedState) {
+        self.check(s);
+    }
+}
+
+#[test]
+fn progress_from_the_moves_is_a_draw_or_a_fitting_hand_card_on_every_state_of_random_matches() {
+    let names = ["random", "greedy", "smart"];
+    let mut rng = rng_from(1919);
+    let (mut states, mut stuck) = (0, 0);
+    for i in 0..500u64 {
+        let cfg = random_flags(&mut rng);
+        let spec = |rng: &mut SimRng| format!("{}@expert", names[rng.random_range(0..3)]);
+        let (a, b) = (spec(&mut rng), spec(&mut rng));
+        let bots = bots(&[&a, &b]);
+        let seats = Seated::new(&[&bots[0], &bots[1]]);
+        let mut progress = Progress { rules: SpeedRules::new(cfg), states: 0, stuck: 0 };
+        play_match(&SpeedRules::new(cfg), &seats, &MatchSeeds::of_deal(i), &mut progress);
+        (states, stuck) = (states + progress.states, stuck + progress.stuck);
+    }
+    assert!(states > 20_000 && stuck > 1_000, "{states} states, {stuck} stuck players");
 }
 
 #[test]

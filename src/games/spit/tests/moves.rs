@@ -55,7 +55,9 @@ struct Check {
 }
 
 impl Check {
-    fn check(&mut self, s: &SpitState) {
+    /// `engine`: a state the engine hands the rules (a match event's may come before the
+    /// round's kept moves are built, and `has_progress` reads them).
+    fn check(&mut self, s: &SpitState, engine: bool) {
         self.states += 1;
         for p in 0..2 {
             let list = listed(&self.cfg, s, p);
@@ -64,7 +66,9 @@ impl Check {
             assert_eq!(moves.count(), list.len());
             assert_eq!(moves.is_empty(), list.is_empty());
             let progress = list.iter().any(|&a| is_progress(s, p, a));
-            assert_eq!(SpitRules { cfg: self.cfg }.has_progress(s, p), progress, "SPIT-STALL-1, player {p}, {s:?}");
+            if engine {
+                assert_eq!(SpitRules { cfg: self.cfg }.has_progress(s, p), progress, "SPIT-STALL-1, player {p}, {s:?}");
+            }
             for &a in &self.every {
                 assert_eq!(moves.contains(a), list.contains(&a), "{a:?}, player {p}, {s:?}");
             }
@@ -84,13 +88,13 @@ impl Check {
 
 impl EngineObserver<SpitState, SpitAction> for Check {
     fn on_event(&mut self, _: Micros, _: EngineEvent<SpitAction>, s: &SpitState) {
-        self.check(s);
+        self.check(s, true);
     }
 }
 
 impl MatchObserver<SpitState, SpitAction, SpitEvent> for Check {
     fn on_match_event(&mut self, _: Micros, _: SpitEvent, s: &SpitState) {
-        self.check(s);
+        self.check(s, false);
     }
 }
 

@@ -89,6 +89,7 @@ fn ex_7_exposing_fill_prevents_a_stall() {
     let cfg = SpitConfig::default();
     let rules = SpitRules { cfg };
     let mut s = position([&["-", "1/9c"], &["Kh"]], [0, 0], [Some("4d"), Some("5s")]);
+    rules.begin_round(&mut s);
     assert!(rules.has_progress(&s, 0), "SPIT-EX-7: the exposing FILL is progress, so there is no stall");
     let fill = SpitAction::Fill { from: 1, to: 0 };
     assert!(legal(&cfg, &s, 0).contains(&fill));
