@@ -524,14 +524,20 @@ impl NertsRules {
     /// does not end the round at once: nobody may start an action after it, the cards
     /// in mid-air land, and then [`NertsRules::stall`] ends the deal (NERTS-RT-8).
     pub fn land(&self, s: &mut NertsState, p: usize, a: NertsAction, now: Micros) -> Landing {
-        if !self.still_legal(s, p, a, now) {
-            return Landing::Rejected;
-        }
-        self.put_back(s, p, a);
         let d = s.layout_of[p] as usize;
+        // A foundation card's spot is found once: `still_legal` asks whether it has one.
+        let spot = match a {
+            NertsAction::ToFoundation { card, .. } => match s.found.spot(card, d as u8, now, self.ties()) {
+                None => return Landing::Rejected,
+                spot => spot,
+            },
+            _ if !self.still_legal(s, p, a, now) => return Landing::Rejected,
+            _ => None,
+        };
+        self.put_back(s, p, a);
         match a {
             NertsAction::ToFoundation { from, card } => {
-                let spot = s.found.spot(card, d as u8, now, self.ties()).expect("checked above");
+                let spot = spot.expect("found above");
                 let v = take(&self.cfg, &mut s.layouts[d], from).cards[0];
                 s.found.place(spot, card, d as u8, now);
                 s.on_found[d] |= 1u64 << v;

@@ -220,24 +220,27 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
     if nerts.is_some() && !l.nerts_up {
         return false; // a Nerts card to turn up
     }
-    // Where a loose card goes with these work tops (a foundation or a work top), or
-    // `None` when a work top goes to a foundation (item 2).
+    // Where a loose card goes with these work tops (a foundation or a work top), and
+    // the piles with cards (bit per pile), or `None` when a work top goes to a
+    // foundation (item 2).
     let takes_with = |tops: &[u8; WORK_PILES]| {
         let mut takes = needs;
-        for &t in tops {
+        let mut filled = 0u8;
+        for (i, &t) in tops.iter().enumerate() {
             if t != NONE {
                 if needs >> t & 1 == 1 {
                     return None;
                 }
                 takes |= builds_on(Card(t));
+                filled |= 1 << i;
             }
         }
-        Some(takes)
+        Some((takes, filled))
     };
     // Items 1-3 on the layout as it is. The stock's pass is walked only up to its first
     // card with a place: when it has none, `pass` is the whole pass, for the moves below.
-    let empties = tops.iter().filter(|&&t| t == NONE).count();
-    let Some(takes) = takes_with(&tops) else { return false };
+    let Some((takes, filled)) = takes_with(&tops) else { return false };
+    let empties = WORK_PILES - filled.count_ones() as usize;
     if nerts.is_some_and(|v| empties > 0 || takes >> v & 1 == 1) {
         return false;
     }
@@ -256,11 +259,10 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
     // Items 1-3 with other work tops and an empty slot or not.
     let useful = |tops: &[u8; WORK_PILES], empty: bool| match takes_with(tops) {
         None => true,
-        Some(takes) => nerts.is_some_and(|v| empty || takes >> v & 1 == 1) || pass.is_some_and(|p| empty || p & takes != 0),
+        Some((takes, _)) => nerts.is_some_and(|v| empty || takes >> v & 1 == 1) || pass.is_some_and(|p| empty || p & takes != 0),
     };
     let wants = tops.map(|t| if t != NONE { builds_on(Card(t)) } else { 0 });
-    let slot = tops.iter().position(|&t| t == NONE);
-    let filled = tops.iter().enumerate().fold(0u8, |m, (i, &t)| if t != NONE { m | 1 << i } else { m });
+    let slot = (empties > 0).then(|| (!filled).trailing_zeros() as usize);
     for (from, w) in l.work.iter().enumerate() {
         if w.len == 0 {
             continue;

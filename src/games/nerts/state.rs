@@ -579,10 +579,19 @@ impl Foundations {
         if let FoundationSpot::Tie(_) = spot {
             self.top_decks[i] |= 1 << deck;
         } else {
+            let was = self.top[i];
             self.top[i] += 1;
             self.top_decks[i] = 1 << deck;
             self.since[i] = now;
-            self.refresh_needs();
+            // `needs` kept as `needs_of_tops` computes it: only foundation `i`'s top moved,
+            // so its next card replaces the one it wanted (none for a new foundation: its
+            // top was rank 0), which stays wanted while another foundation has the same
+            // top. The next card of a King is value 52 or more, masked off.
+            if spot != FoundationSpot::New && !self.top[..self.len as usize].contains(&was) {
+                self.needs &= !(1u64 << ((was & 0xF) * 4 + (was >> 4)));
+            }
+            self.needs |= 1u64 << ((self.top[i] & 0xF) * 4 + (self.top[i] >> 4)) & ((1 << 52) - 1);
+            debug_assert_eq!(self.needs, self.needs_of_tops(), "needs kept up to date");
         }
         self.count[i] += 1;
     }
