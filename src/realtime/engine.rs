@@ -70,6 +70,21 @@ pub enum Change {
     PutBack,
 }
 
+impl Change {
+    /// [`RealtimeRules::touched`] for a game whose players' moves are their own cards
+    /// and the tops of shared piles (Spit, Speed): an action that landed on a shared
+    /// pile (`onto_shared_pile`) touches every player, a rejected one nobody, and every
+    /// other change only its owner `p`.
+    #[inline]
+    pub fn touches_in_own_cards_and_shared_tops(self, p: usize, onto_shared_pile: bool) -> u32 {
+        match self {
+            Change::Rejected => 0,
+            Change::Landed if onto_shared_pile => u32::MAX,
+            _ => 1 << p,
+        }
+    }
+}
+
 /// How the game resolves a stall (no progress possible for anyone, every hand idle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stall {

@@ -203,11 +203,7 @@ impl RealtimeRules for SpeedRules {
     /// nothing.
     #[inline]
     fn touched(&self, _: &SpeedState, p: usize, a: SpeedAction, change: Change) -> u32 {
-        match (change, a) {
-            (Change::Rejected, _) => 0,
-            (Change::Landed, SpeedAction::Play { .. }) => 0b11,
-            _ => 1 << p,
-        }
+        change.touches_in_own_cards_and_shared_tops(p, matches!(a, SpeedAction::Play { .. }))
     }
 
     fn motion(&self, a: SpeedAction) -> Motion {

@@ -168,11 +168,7 @@ impl RealtimeRules for SpitRules {
     /// play changes nothing.
     #[inline]
     fn touched(&self, _: &SpitState, p: usize, a: SpitAction, change: Change) -> u32 {
-        match (change, a) {
-            (Change::Rejected, _) => 0,
-            (Change::Landed, SpitAction::Play { .. }) => 0b11,
-            _ => 1 << p,
-        }
+        change.touches_in_own_cards_and_shared_tops(p, matches!(a, SpitAction::Play { .. }))
     }
 
     fn motion(&self, a: SpitAction) -> Motion {
