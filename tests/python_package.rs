@@ -45,11 +45,13 @@ fn the_python_package_builds_and_passes_its_tests() {
             .env("CARGO_TARGET_DIR", target.join("python-build")),
     );
     // From target/, so that the source folder python/cardsim does not shadow the
-    // installed package.
+    // installed package; the tests' temporary folders under target/ too (pytest empties
+    // its --basetemp at each run), not in the system's temporary folder.
     run(
         "pytest python/tests",
         Command::new(&python)
-            .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+            .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp"])
+            .arg(target.join("pytest-tmp"))
             .arg(root.join("python/tests"))
             .current_dir(&target)
             .env("CARDSIM_BIN", env!("CARGO_BIN_EXE_cardsim")),
