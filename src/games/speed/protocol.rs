@@ -74,10 +74,11 @@ mod tests {
     use super::*;
     use crate::bot::BotSpec;
     use crate::games::speed::config::{SpeedConfig, SPEED_FLAGS};
-    use crate::games::speed::game::{play_match, SpeedEvent};
+    use crate::games::speed::game::play_match;
     use crate::games::speed::state::SpeedState;
     use crate::games::speed::strategies::REGISTRY;
-    use crate::realtime::{build_bots, EngineEvent, EngineObserver, MatchObserver, Micros, Seated};
+    use crate::games::speed::tests::EveryState;
+    use crate::realtime::{build_bots, Seated};
     use crate::rng::{rng_from, MatchSeeds};
     use crate::settings::Settings;
     use rand::RngExt;
@@ -140,18 +141,6 @@ mod tests {
         }
     }
 
-    impl EngineObserver<SpeedState, SpeedAction> for ViewCheck {
-        fn on_event(&mut self, _: Micros, _: EngineEvent<SpeedAction>, s: &SpeedState) {
-            self.check(s);
-        }
-    }
-
-    impl MatchObserver<SpeedState, SpeedAction, SpeedEvent> for ViewCheck {
-        fn on_match_event(&mut self, _: Micros, _: SpeedEvent, s: &SpeedState) {
-            self.check(s);
-        }
-    }
-
     #[test]
     fn the_protocol_view_is_the_built_in_view_and_holds_no_hidden_card() {
         let names = ["random", "greedy", "smart"];
@@ -169,7 +158,7 @@ mod tests {
             let bots = build_bots(&specs, &REGISTRY).unwrap();
             let rules = super::super::rules::SpeedRules::new(cfg);
             let mut check = ViewCheck { cfg, checked: 0 };
-            play_match(&rules, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut check);
+            play_match(&rules, &Seated::new(&[&bots[0], &bots[1]]), &MatchSeeds::of_deal(i), &mut EveryState(|s: &SpeedState| check.check(s)));
             checked += check.checked;
         }
         assert!(checked > 20_000, "{checked} views checked");

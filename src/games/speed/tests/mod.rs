@@ -383,15 +383,19 @@ impl Progress {
     }
 }
 
-impl EngineObserver<SpeedState, SpeedAction> for Progress {
+/// An observer that hands every state of a match (after each engine and match event) to
+/// its function: the tests' checks on every state.
+pub(super) struct EveryState<F>(pub F);
+
+impl<F: FnMut(&SpeedState)> EngineObserver<SpeedState, SpeedAction> for EveryState<F> {
     fn on_event(&mut self, _: Micros, _: EngineEvent<SpeedAction>, s: &SpeedState) {
-        self.check(s);
+        (self.0)(s);
     }
 }
 
-impl crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for Progress {
+impl<F: FnMut(&SpeedState)> crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for EveryState<F> {
     fn on_match_event(&mut self, _: Micros, _: SpeedEvent, s: &SpeedState) {
-        self.check(s);
+        (self.0)(s);
     }
 }
 
@@ -407,7 +411,7 @@ fn progress_from_the_moves_is_a_draw_or_a_fitting_hand_card_on_every_state_of_ra
         let bots = bots(&[&a, &b]);
         let seats = Seated::new(&[&bots[0], &bots[1]]);
         let mut progress = Progress { rules: SpeedRules::new(cfg), states: 0, stuck: 0 };
-        play_match(&SpeedRules::new(cfg), &seats, &MatchSeeds::of_deal(i), &mut progress);
+        play_match(&SpeedRules::new(cfg), &seats, &MatchSeeds::of_deal(i), &mut EveryState(|s: &SpeedState| progress.check(s)));
         (states, stuck) = (states + progress.states, stuck + progress.stuck);
     }
     assert!(states > 20_000 && stuck > 1_000, "{states} states, {stuck} stuck players");
@@ -561,18 +565,6 @@ impl MovesCheck {
     }
 }
 
-impl EngineObserver<SpeedState, SpeedAction> for MovesCheck {
-    fn on_event(&mut self, _: Micros, _: EngineEvent<SpeedAction>, s: &SpeedState) {
-        self.check(s);
-    }
-}
-
-impl crate::realtime::MatchObserver<SpeedState, SpeedAction, SpeedEvent> for MovesCheck {
-    fn on_match_event(&mut self, _: Micros, _: SpeedEvent, s: &SpeedState) {
-        self.check(s);
-    }
-}
-
 #[test]
 fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them() {
     let b = bots(&["random@expert", "smart@expert"]);
@@ -582,7 +574,7 @@ fn bit_set_moves_are_the_listed_moves_and_strategies_choose_the_same_from_them()
         let strategies = ["greedy", "smart"].map(|name| REGISTRY.iter().find(|r| r.info.name == name).unwrap().make_default()).into();
         let mut check = MovesCheck { cfg, strategies, states: 0 };
         for seed in 0..20 {
-            play_match(&SpeedRules::new(cfg), &seats, &MatchSeeds::of_deal(seed), &mut check);
+            play_match(&SpeedRules::new(cfg), &seats, &MatchSeeds::of_deal(seed), &mut EveryState(|s: &SpeedState| check.check(s)));
         }
         assert!(check.states > 1000, "{flags:?}: {} states", check.states);
     }
