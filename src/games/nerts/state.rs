@@ -499,6 +499,15 @@ pub enum FoundationSpot {
     Tie(usize),
 }
 
+/// The card a foundation topped by `top` takes next, as its bit in a set of values
+/// (none for a completed foundation): the next card of suit `top >> 4` above rank
+/// `top & 0xF` is value `rank * 4 + suit` (`Card::new(rank + 1, suit)`); a King's gives
+/// 52..56, masked off.
+#[inline]
+fn next_card_bit(top: u8) -> u64 {
+    1u64 << ((top & 0xF) * 4 + (top >> 4)) & ((1 << 52) - 1)
+}
+
 impl Foundations {
     /// No foundation.
     pub const EMPTY: Foundations = Foundations { top: [0; MAX_FOUNDATIONS], count: [0; MAX_FOUNDATIONS], top_decks: [0; MAX_FOUNDATIONS], since: [0; MAX_FOUNDATIONS], len: 0, needs: 0xF };
@@ -537,11 +546,9 @@ impl Foundations {
     pub fn needs_of_tops(&self) -> u64 {
         let mut m = 0xF; // the Aces
         for &t in &self.top[..self.len as usize] {
-            // The next card of suit `t >> 4` above rank `t & 0xF` is value `rank * 4 + suit`
-            // (`Card::new(rank + 1, suit)`); a completed foundation gives 52..56, masked off.
-            m |= 1u64 << ((t & 0xF) * 4 + (t >> 4));
+            m |= next_card_bit(t);
         }
-        m & ((1 << 52) - 1)
+        m
     }
     /// Recomputes what [`Foundations::needs`] returns from the tops.
     pub fn refresh_needs(&mut self) {
@@ -586,11 +593,11 @@ impl Foundations {
             // `needs` kept as `needs_of_tops` computes it: only foundation `i`'s top moved,
             // so its next card replaces the one it wanted (none for a new foundation: its
             // top was rank 0), which stays wanted while another foundation has the same
-            // top. The next card of a King is value 52 or more, masked off.
+            // top.
             if spot != FoundationSpot::New && !self.top[..self.len as usize].contains(&was) {
-                self.needs &= !(1u64 << ((was & 0xF) * 4 + (was >> 4)));
+                self.needs &= !next_card_bit(was);
             }
-            self.needs |= 1u64 << ((self.top[i] & 0xF) * 4 + (self.top[i] >> 4)) & ((1 << 52) - 1);
+            self.needs |= next_card_bit(self.top[i]);
             debug_assert_eq!(self.needs, self.needs_of_tops(), "needs kept up to date");
         }
         self.count[i] += 1;
