@@ -38,7 +38,7 @@ fn tier(s: &NertsState, p: usize, a: NertsAction) -> u8 {
         match from {
             Source::Nerts => l.nerts_top().is_some_and(is_joker),
             Source::Waste => l.waste_top().is_some_and(is_joker),
-            Source::Work { pile, depth } => is_joker(l.work[pile as usize].cards[depth as usize]),
+            Source::Work { pile, depth } => is_joker(l.work[pile as usize].card(depth as usize)),
         }
     };
     match a {

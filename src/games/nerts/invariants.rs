@@ -129,7 +129,7 @@ fn check_work(s: &NertsState, d: usize) -> Result<(), String> {
                     return fail("NERTS-INV-6", format!("layout {d} pile {i}: {} on {} is not one lower in the other colour", name(e), name(below)));
                 }
             }
-            if is_joker(w.cards[k]) && k + 1 < w.len as usize && l.joker_fixed[(w.cards[k] - 52) as usize] == NONE {
+            if is_joker(w.card(k)) && k + 1 < w.len as usize && l.joker_fixed[(w.card(k) - 52) as usize] == NONE {
                 return fail("NERTS-INV-6", format!("layout {d} pile {i}: a Joker with a card on it has no fixed identity (NERTS-JOKER-4)"));
             }
         }

@@ -346,7 +346,7 @@ impl NertsRules {
             Source::Waste => l.waste_top().map(|v| (v, l.loose_eff(v))),
             Source::Work { pile, depth } => {
                 let w = &l.work[pile as usize];
-                (depth < w.len).then(|| (w.cards[depth as usize], l.eff(pile as usize, depth as usize)))
+                (depth < w.len).then(|| (w.card(depth as usize), l.eff(pile as usize, depth as usize)))
             }
         }
     }

@@ -36,6 +36,7 @@ const fn red(v: u8) -> bool {
 
 /// Writes seat `p`'s legal actions into `out` on a table without Jokers (`s.jokers ==
 /// 0`): the list [`NertsRules::legal`] writes, in its order.
+#[inline]
 pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize, out: &mut ArrayVec<NertsAction, N>) {
     debug_assert_eq!(s.jokers, 0, "the standard-card list on a table with Jokers");
     if s.called != NONE {
@@ -108,7 +109,7 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
             continue;
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
-        let base = rank(w.cards[0]);
+        let base = rank(w.base());
         let builds = stack_builds(w, base, depths, &tops, &wants, targets & !(1 << from));
         let src = |depth: u8| Source::Work { pile: from as u8, depth };
         let push_builds = |out: &mut ArrayVec<NertsAction, N>, mut bits: u64| {
@@ -137,7 +138,7 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
             }
             for (i, w) in l.work.iter().enumerate() {
                 if w.len > 0 && free(1 << i) {
-                    let b = w.cards[0];
+                    let b = w.base();
                     if rank(b) < 13 && rank(v) == rank(b) + 1 && red(v) != red(b) {
                         out.push(NertsAction::SlipUnder { from, pile: i as u8, decl: Decl::NONE });
                     }
@@ -164,6 +165,7 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
 /// besides stacks moved into an empty slot (the engine's first tier holds at most 40, see
 /// `super::engine`; 45 leaves a margin), plus, when a slot is free, one such move per card
 /// above a pile's base.
+#[inline]
 pub(super) fn most_actions(s: &NertsState, p: usize) -> usize {
     let l = s.layout(p);
     let fills = if l.free_empty_slot().is_some() { l.work.iter().map(|w| w.len.saturating_sub(1) as usize).sum() } else { 0 };
@@ -185,7 +187,7 @@ fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wan
         piles &= piles - 1;
         let wanted = rank(tops[to]) - 1; // 0 under an Ace: never in a pile
         let depth = base.wrapping_sub(wanted); // above 13 when the top is higher than the base
-        if wanted >= 1 && depth < depths && wants[to] >> w.cards[depth as usize] & 1 == 1 {
+        if wanted >= 1 && depth < depths && wants[to] >> w.card(depth as usize) & 1 == 1 {
             bits |= 1 << (4 * depth + to as u8);
         }
     }
@@ -198,7 +200,7 @@ pub(super) fn work_tops(l: &Layout) -> [u8; WORK_PILES] {
     let mut tops = [NONE; WORK_PILES];
     for (t, w) in tops.iter_mut().zip(&l.work) {
         if w.len > 0 {
-            *t = w.cards[w.len as usize - 1];
+            *t = w.card(w.len as usize - 1);
         }
     }
     tops
@@ -268,8 +270,8 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
             continue;
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
-        let under = |depth: u8| if depth > 0 { w.cards[depth as usize - 1] } else { NONE };
-        let mut builds = stack_builds(w, rank(w.cards[0]), depths, &tops, &wants, filled & !(1 << from));
+        let under = |depth: u8| if depth > 0 { w.card(depth as usize - 1) } else { NONE };
+        let mut builds = stack_builds(w, rank(w.base()), depths, &tops, &wants, filled & !(1 << from));
         while builds != 0 {
             let k = builds.trailing_zeros() as u8;
             builds &= builds - 1;

@@ -123,13 +123,23 @@ impl WorkPile {
     /// An empty slot.
     pub const EMPTY: WorkPile = WorkPile { cards: [NONE; MAX_WORK], len: 0, held: 0 };
 
-    /// The cards, base first.
-    pub fn cards(&self) -> &[u8] {
-        &self.cards[..self.len as usize]
+    /// Card `depth` (0 = the base) of a pile of more than `depth` cards.
+    #[inline]
+    pub fn card(&self, depth: usize) -> u8 {
+        self.cards[depth]
+    }
+    /// The base card of a pile that is not empty.
+    #[inline]
+    pub fn base(&self) -> u8 {
+        self.card(0)
     }
     /// The top card.
     pub fn top(&self) -> Option<u8> {
-        self.cards().last().copied()
+        (self.len > 0).then(|| self.card(self.len as usize - 1))
+    }
+    /// The cards, base first.
+    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.len as usize).map(|depth| self.card(depth))
     }
     /// True for an empty slot.
     pub fn is_empty(&self) -> bool {
@@ -140,6 +150,23 @@ impl WorkPile {
         let at = self.len as usize;
         self.cards[at..at + cards.len()].copy_from_slice(cards);
         self.len += cards.len() as u8;
+    }
+    /// Takes the cards from index `depth` up (the pile keeps `depth` cards).
+    fn take_from(&mut self, depth: usize) -> Stack {
+        let n = self.len as usize - depth;
+        let mut cards = [NONE; MAX_WORK];
+        cards[..n].copy_from_slice(&self.cards[depth..self.len as usize]);
+        self.cards[depth..self.len as usize].fill(NONE);
+        self.len = depth as u8;
+        self.held = 0;
+        Stack { cards, len: n as u8 }
+    }
+    /// Slides card `v` under the pile: it becomes the base.
+    fn slip_under(&mut self, v: u8) {
+        debug_assert!((self.len as usize) < MAX_WORK);
+        self.cards.copy_within(0..self.len as usize, 1);
+        self.cards[0] = v;
+        self.len += 1;
     }
 }
 
@@ -258,7 +285,7 @@ impl Layout {
     /// (NERTS-JOKER-3).
     #[inline]
     pub fn eff(&self, pile: usize, i: usize) -> Eff {
-        let v = self.work[pile].cards[i];
+        let v = self.work[pile].card(i);
         match self.loose_eff(v) {
             Eff::Wild if i > 0 => self.implied_by(pile, i - 1),
             e => e,
@@ -293,7 +320,7 @@ impl Layout {
             n += 1;
         };
         self.nerts[..self.nerts_len as usize].iter().for_each(|&v| add(v));
-        self.work.iter().flat_map(|w| w.cards().iter()).for_each(|&v| add(v));
+        self.work.iter().flat_map(|w| w.iter()).for_each(&mut add);
         self.sw[..self.sw_len as usize].iter().for_each(|&v| add(v));
         (mask, n)
     }
@@ -339,24 +366,14 @@ impl Layout {
 
     /// Takes the cards of work pile `pile` from index `depth` up (NERTS-WORK-3).
     pub fn take_work(&mut self, cfg: &NertsConfig, pile: usize, depth: usize) -> Stack {
-        let w = &mut self.work[pile];
-        let n = w.len as usize - depth;
-        let mut cards = [NONE; MAX_WORK];
-        cards[..n].copy_from_slice(&w.cards[depth..w.len as usize]);
-        w.cards[depth..w.len as usize].fill(NONE);
-        w.len = depth as u8;
-        w.held = 0;
+        let stack = self.work[pile].take_from(depth);
         self.uncovered(cfg, pile);
-        Stack { cards, len: n as u8 }
+        stack
     }
 
     /// Slides card `v` under work pile `pile`: it becomes the base (NERTS-WORK-6).
     pub fn slip_under(&mut self, pile: usize, v: u8) {
-        let w = &mut self.work[pile];
-        debug_assert!((w.len as usize) < MAX_WORK);
-        w.cards.copy_within(0..w.len as usize, 1);
-        w.cards[0] = v;
-        w.len += 1;
+        self.work[pile].slip_under(v);
     }
 
     /// Cards a FLIP turns from the stock onto the waste now, or `None` if the FLIP is a

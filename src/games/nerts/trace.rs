@@ -97,7 +97,7 @@ pub(super) fn describe(a: NertsAction) -> (&'static str, Value, String) {
 fn layout_json(l: &Layout) -> Value {
     json!({
         "nerts": names(&l.nerts[..l.nerts_len as usize]),
-        "work": l.work.iter().map(|w| names(w.cards())).collect::<Vec<_>>(),
+        "work": l.work.iter().map(|w| w.iter().map(value_name).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "stock": names(l.stock()),
         "waste": names(l.waste()),
     })
@@ -105,7 +105,7 @@ fn layout_json(l: &Layout) -> Value {
 
 fn layout_text(s: &NertsState, d: usize) -> String {
     let l = &s.layouts[d];
-    let work: Vec<String> = l.work.iter().map(|w| names(w.cards()).join(" ")).collect();
+    let work: Vec<String> = l.work.iter().map(|w| w.iter().map(value_name).collect::<Vec<_>>().join(" ")).collect();
     format!("layout {d} (seats {:?}): nerts top {} ({} cards) work [{}] stock {}", s.seats_of(d).collect::<Vec<_>>(), l.nerts_top().map_or("-".into(), value_name), l.nerts_len, work.join(" | "), l.stock_len())
 }
 

@@ -204,7 +204,7 @@ impl NertsView<'_> {
             None => {}
             Some(NertsAction::Build { from: Source::Work { pile, depth }, to, .. } | NertsAction::Fill { from: Source::Work { pile, depth }, to }) => {
                 tops[to as usize] = tops[pile as usize];
-                tops[pile as usize] = if depth > 0 { l.work[pile as usize].cards[depth as usize - 1] } else { NONE };
+                tops[pile as usize] = if depth > 0 { l.work[pile as usize].card(depth as usize - 1) } else { NONE };
             }
             Some(_) => return None,
         }

@@ -89,8 +89,8 @@ fn deal_into(places: &mut [u8], pool: &[u8], left: &mut usize) {
 
 /// The cards a blanked layout shows (bit per value).
 fn shown_cards(l: &Layout) -> u64 {
-    let work = l.work.iter().flat_map(|w| w.cards().iter());
-    l.nerts[..l.nerts_len as usize].iter().chain(work).chain(&l.sw[..l.sw_len as usize]).filter(|&&v| v != NONE).fold(0, |m, &v| m | 1u64 << v)
+    let work = l.work.iter().flat_map(|w| w.iter());
+    l.nerts[..l.nerts_len as usize].iter().copied().chain(work).chain(l.sw[..l.sw_len as usize].iter().copied()).filter(|&v| v != NONE).fold(0, |m, v| m | 1u64 << v)
 }
 
 /// True if card value `v` may lie on card value `top` in a work pile: one rank lower,

@@ -200,7 +200,7 @@ pub(super) fn top(s: &NertsState, p: usize, pile: u8) -> Source {
 
 /// The cards of work pile `pile` of seat `p`'s layout.
 pub(super) fn pile(s: &NertsState, p: usize, pile: usize) -> Vec<u8> {
-    s.layout(p).work[pile].cards().to_vec()
+    s.layout(p).work[pile].iter().collect()
 }
 
 /// One second in microseconds.

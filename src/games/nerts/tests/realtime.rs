@@ -132,7 +132,7 @@ fn the_bounded_action_list_keeps_every_plain_action() {
                     NertsAction::Build { decl, .. } | NertsAction::SlipUnder { decl, .. } => decl == super::super::rules::Decl::NONE,
                     NertsAction::ToFoundation { from: Source::Nerts, .. } => !l.nerts_top().is_some_and(is_joker),
                     NertsAction::ToFoundation { from: Source::Waste, .. } => !l.waste_top().is_some_and(is_joker),
-                    NertsAction::ToFoundation { from: Source::Work { pile, depth }, .. } => !is_joker(l.work[pile as usize].cards[depth as usize]),
+                    NertsAction::ToFoundation { from: Source::Work { pile, depth }, .. } => !is_joker(l.work[pile as usize].card(depth as usize)),
                     NertsAction::Fill { from: Source::Work { .. }, .. } => false,
                     _ => true,
                 };
@@ -165,14 +165,17 @@ fn the_bounded_action_list_keeps_every_plain_action() {
     let l = &mut s.layouts[0];
     let n = l.nerts_len as usize;
     for (joker, slot) in [(52u8, 0usize), (53, 1)] {
-        let at = |l: &super::super::state::Layout| l.nerts[..n].iter().position(|&v| v == joker).map(|i| (0, i)).or_else(|| l.sw[..l.sw_len as usize].iter().position(|&v| v == joker).map(|i| (1, i))).or_else(|| l.work.iter().position(|w| w.cards[0] == joker).map(|i| (2, i)));
+        let at = |l: &super::super::state::Layout| l.nerts[..n].iter().position(|&v| v == joker).map(|i| (0, i)).or_else(|| l.sw[..l.sw_len as usize].iter().position(|&v| v == joker).map(|i| (1, i))).or_else(|| l.work.iter().position(|w| w.base() == joker).map(|i| (2, i)));
         let (zone, i) = at(l).expect("the Joker is in the layout");
         let target = if slot == 0 { &mut l.nerts[n - 1] } else { &mut l.sw[0] };
         let other = std::mem::replace(target, joker);
         match zone {
             0 => l.nerts[i] = other,
             1 => l.sw[i] = other,
-            _ => l.work[i].cards[0] = other,
+            _ => {
+                l.work[i] = super::super::state::WorkPile::EMPTY;
+                l.work[i].push_all(&[other]);
+            }
         }
     }
     l.waste_len = 1;

@@ -98,7 +98,7 @@ fn nerts_joker_1_zero_one_or_two_jokers_dealt_with_the_deck() {
                 let l = &s.layouts[d];
                 assert_eq!(jokers_in(&s, d), n as usize, "NERTS-JOKER-1: {n} Jokers in each deck");
                 places[0] |= l.nerts[..13].iter().any(|&x| is_joker(x));
-                places[1] |= l.work.iter().any(|w| w.cards().iter().any(|&x| is_joker(x)));
+                places[1] |= l.work.iter().any(|w| w.iter().any(is_joker));
                 places[2] |= l.stock().iter().any(|&x| is_joker(x));
             }
         }

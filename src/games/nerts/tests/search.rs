@@ -43,7 +43,11 @@ fn other_hidden(s: &NertsState) -> NertsState {
     let o = &mut t.layouts[1];
     let (w, n) = (o.waste_len as usize, o.sw_len as usize);
     o.sw[w..n].reverse();
-    std::mem::swap(&mut o.work[0].cards[0], &mut o.sw[w]);
+    assert_eq!(o.work[0].len, 1, "the opponent played no card");
+    let base = o.work[0].base();
+    o.work[0] = crate::games::nerts::state::WorkPile::EMPTY;
+    o.work[0].push_all(&[o.sw[w]]);
+    o.sw[w] = base;
     t
 }
 
