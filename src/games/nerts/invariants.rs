@@ -112,7 +112,7 @@ pub fn check_state(s: &NertsState) -> Result<(), String> {
 fn check_work(s: &NertsState, d: usize) -> Result<(), String> {
     let l = &s.layouts[d];
     for (i, w) in l.work.iter().enumerate().take(WORK_PILES) {
-        if w.held > w.len || w.cards[w.len as usize..].iter().any(|&v| v != NONE) {
+        if w.held > w.len || !w.is_canonical() {
             return fail("NERTS-INV-6", format!("layout {d} pile {i}: {} cards, {} held", w.len, w.held));
         }
         for k in 0..w.len as usize {

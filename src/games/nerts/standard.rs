@@ -109,7 +109,7 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
             continue;
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
-        let base = rank(w.base());
+        let base = rank(w.standard_card(0));
         let builds = stack_builds(w, base, depths, &tops, &wants, targets & !(1 << from));
         let src = |depth: u8| Source::Work { pile: from as u8, depth };
         let push_builds = |out: &mut ArrayVec<NertsAction, N>, mut bits: u64| {
@@ -138,7 +138,7 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
             }
             for (i, w) in l.work.iter().enumerate() {
                 if w.len > 0 && free(1 << i) {
-                    let b = w.base();
+                    let b = w.standard_card(0);
                     if rank(b) < 13 && rank(v) == rank(b) + 1 && red(v) != red(b) {
                         out.push(NertsAction::SlipUnder { from, pile: i as u8, decl: Decl::NONE });
                     }
@@ -187,7 +187,7 @@ fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wan
         piles &= piles - 1;
         let wanted = rank(tops[to]) - 1; // 0 under an Ace: never in a pile
         let depth = base.wrapping_sub(wanted); // above 13 when the top is higher than the base
-        if wanted >= 1 && depth < depths && wants[to] >> w.card(depth as usize) & 1 == 1 {
+        if wanted >= 1 && depth < depths && wants[to] >> w.standard_card(depth as usize) & 1 == 1 {
             bits |= 1 << (4 * depth + to as u8);
         }
     }
@@ -197,13 +197,7 @@ fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wan
 /// The top card of each work pile of `l`, [`NONE`] for an empty slot.
 #[inline]
 pub(super) fn work_tops(l: &Layout) -> [u8; WORK_PILES] {
-    let mut tops = [NONE; WORK_PILES];
-    for (t, w) in tops.iter_mut().zip(&l.work) {
-        if w.len > 0 {
-            *t = w.card(w.len as usize - 1);
-        }
-    }
-    tops
+    l.work.each_ref().map(|w| w.top_or_none())
 }
 
 /// [`NertsRules::layout_stuck`] on a table without Jokers (NERTS-STUCK-1): items 1-3
@@ -270,8 +264,8 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
             continue;
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
-        let under = |depth: u8| if depth > 0 { w.card(depth as usize - 1) } else { NONE };
-        let mut builds = stack_builds(w, rank(w.base()), depths, &tops, &wants, filled & !(1 << from));
+        let under = |depth: u8| if depth > 0 { w.standard_card(depth as usize - 1) } else { NONE };
+        let mut builds = stack_builds(w, rank(w.standard_card(0)), depths, &tops, &wants, filled & !(1 << from));
         while builds != 0 {
             let k = builds.trailing_zeros() as u8;
             builds &= builds - 1;

@@ -108,11 +108,28 @@ impl Eff {
     }
 }
 
-/// One work pile: its cards base first (NERTS-WORK-1: all face-up).
+/// One work pile: its cards base first (NERTS-WORK-1: all face-up), packed in 10 bytes.
+///
+/// A pile is a run, one rank lower per card from its base up (NERTS-INV-6; a Joker
+/// takes its step of the run as what it stands for). So its standard cards are given by
+/// the rank the run has at depth 0 and, per card, its suit; a Joker's depth holds a
+/// Joker bit and which Joker it is. [`WorkPile::card`] unpacks a card; only the mutators
+/// below change a pile, so the packing stays canonical (equal piles compare equal).
+/// Aligned to 2 bytes (`suits` is read whole, never borrowed), so a layout's four piles
+/// take 40 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, packed(2))]
 pub struct WorkPile {
-    /// Card values, `cards[0]` the base, `cards[len - 1]` the top.
-    pub cards: [u8; MAX_WORK],
+    /// Bits `2k..2k + 2`: the suit of card `k`, or for a Joker which Joker it is.
+    suits: u32,
+    /// Bit `k`: card `k` is a Joker.
+    jokers: u16,
+    /// The value of the Club of the run's rank at depth 0, `4 * (rank - 1)`: a standard
+    /// card at depth `k` is `run - 4k` plus its suit. 0 when the pile holds no standard
+    /// card.
+    run: u8,
+    /// The top card, unpacked ([`NONE`] for an empty slot): the card read most.
+    top: u8,
     /// Cards in the pile.
     pub len: u8,
     /// Cards at the top that are in a hand, in flight.
@@ -121,12 +138,24 @@ pub struct WorkPile {
 
 impl WorkPile {
     /// An empty slot.
-    pub const EMPTY: WorkPile = WorkPile { cards: [NONE; MAX_WORK], len: 0, held: 0 };
+    pub const EMPTY: WorkPile = WorkPile { suits: 0, jokers: 0, run: 0, top: NONE, len: 0, held: 0 };
 
     /// Card `depth` (0 = the base) of a pile of more than `depth` cards.
     #[inline]
     pub fn card(&self, depth: usize) -> u8 {
-        self.cards[depth]
+        let suit = (self.suits >> (2 * depth)) as u8 & 3;
+        if self.jokers >> depth & 1 == 1 {
+            JOKERS[0] + suit
+        } else {
+            self.run.wrapping_sub(4 * depth as u8) + suit
+        }
+    }
+    /// [`WorkPile::card`] of a pile holding no Joker (a table without Jokers), without
+    /// the Joker test.
+    #[inline]
+    pub fn standard_card(&self, depth: usize) -> u8 {
+        debug_assert!(self.jokers == 0, "a pile with a Joker read as standard cards");
+        self.run.wrapping_sub(4 * depth as u8) + ((self.suits >> (2 * depth)) as u8 & 3)
     }
     /// The base card of a pile that is not empty.
     #[inline]
@@ -134,8 +163,14 @@ impl WorkPile {
         self.card(0)
     }
     /// The top card.
+    #[inline]
     pub fn top(&self) -> Option<u8> {
-        (self.len > 0).then(|| self.card(self.len as usize - 1))
+        (self.len > 0).then_some(self.top)
+    }
+    /// The top card, [`NONE`] for an empty slot.
+    #[inline]
+    pub fn top_or_none(&self) -> u8 {
+        self.top
     }
     /// The cards, base first.
     pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
@@ -145,28 +180,76 @@ impl WorkPile {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    /// Puts cards on top.
+    /// True if the packing is canonical: no bit at or above the top, no run without a
+    /// standard card, and the top kept unpacked is the top. The mutators keep it so;
+    /// NERTS-INV-6 checks it.
+    pub fn is_canonical(&self) -> bool {
+        let top = if self.len > 0 { self.card(self.len as usize - 1) } else { NONE };
+        self.suits >> (2 * self.len) == 0 && self.jokers >> self.len == 0 && (self.has_standard() || self.run == 0) && self.top == top
+    }
+    /// True if some card of the pile is not a Joker.
+    #[inline]
+    fn has_standard(&self) -> bool {
+        self.jokers.count_ones() < self.len as u32
+    }
+    /// Puts card `v` on top (NERTS-INV-6: it continues the run).
+    pub fn push(&mut self, v: u8) {
+        let k = self.len as usize;
+        debug_assert!(k < MAX_WORK, "a work pile of {MAX_WORK} cards");
+        if is_joker(v) {
+            self.jokers |= 1 << k;
+            self.suits |= ((v - JOKERS[0]) as u32) << (2 * k);
+        } else {
+            let run = (v & !3) + 4 * k as u8;
+            debug_assert!(!self.has_standard() || run == self.run, "NERTS-INV-6: {} on a pile that is not its run", value_name(v));
+            self.run = run;
+            self.suits |= ((v & 3) as u32) << (2 * k);
+        }
+        self.top = v;
+        self.len += 1;
+    }
+    /// Puts cards on top, the lowest first.
     pub fn push_all(&mut self, cards: &[u8]) {
-        let at = self.len as usize;
-        self.cards[at..at + cards.len()].copy_from_slice(cards);
-        self.len += cards.len() as u8;
+        cards.iter().for_each(|&v| self.push(v));
     }
     /// Takes the cards from index `depth` up (the pile keeps `depth` cards).
     fn take_from(&mut self, depth: usize) -> Stack {
         let n = self.len as usize - depth;
         let mut cards = [NONE; MAX_WORK];
-        cards[..n].copy_from_slice(&self.cards[depth..self.len as usize]);
-        self.cards[depth..self.len as usize].fill(NONE);
+        for (i, c) in cards[..n].iter_mut().enumerate() {
+            *c = self.card(depth + i);
+        }
+        self.suits &= (1 << (2 * depth)) - 1;
+        self.jokers &= (1 << depth) - 1;
         self.len = depth as u8;
         self.held = 0;
+        self.top = if depth > 0 { self.card(depth - 1) } else { NONE };
+        if !self.has_standard() {
+            self.run = 0;
+        }
         Stack { cards, len: n as u8 }
     }
     /// Slides card `v` under the pile: it becomes the base.
     fn slip_under(&mut self, v: u8) {
         debug_assert!((self.len as usize) < MAX_WORK);
-        self.cards.copy_within(0..self.len as usize, 1);
-        self.cards[0] = v;
+        let had_standard = self.has_standard();
+        self.suits <<= 2;
+        self.jokers <<= 1;
+        if self.len == 0 {
+            self.top = v;
+        }
         self.len += 1;
+        if is_joker(v) {
+            self.jokers |= 1;
+            self.suits |= (v - JOKERS[0]) as u32;
+            if had_standard {
+                self.run += 4; // depth 0 is now one rank higher
+            }
+        } else {
+            debug_assert!(!had_standard || v & !3 == self.run + 4, "NERTS-INV-6: {} slipped under a pile it does not lead", value_name(v));
+            self.run = v & !3;
+            self.suits |= (v & 3) as u32;
+        }
     }
 }
 
@@ -784,6 +867,52 @@ mod tests {
             w = packet(cfg, n, w).map_or(0, |k| w + k);
         }
         tops
+    }
+
+    /// NERTS-INV-6: a packed work pile gives back the cards put in it, for runs from
+    /// every base with mixed suits and Jokers at any depth, through pushes, takes and
+    /// slip-unders, and stays canonical.
+    #[test]
+    fn work_piles_unpack_what_was_packed() {
+        let check = |w: &WorkPile, cards: &[u8]| {
+            assert_eq!(w.iter().collect::<Vec<_>>(), cards);
+            assert_eq!(w.top(), cards.last().copied());
+            assert!(w.is_canonical(), "{cards:?}: {w:?}");
+        };
+        for base in 0..52u8 {
+            for pattern in 0..16u32 {
+                // The run down from `base` to its Ace, suits from the bits of `pattern`,
+                // a Joker in place of the cards at depths `pattern % 5` and 7.
+                let mut cards = vec![base];
+                while Card(*cards.last().unwrap()).rank() > 1 {
+                    let c = Card(*cards.last().unwrap());
+                    let second = (pattern.rotate_left(cards.len() as u32) & 1) as usize;
+                    cards.push(Card::new(c.rank() - 1, suits_of(!c.is_red())[second]).0);
+                }
+                for (i, v) in cards.iter_mut().enumerate() {
+                    if i == (pattern % 5) as usize || i == 7 {
+                        *v = JOKERS[i % 2];
+                    }
+                }
+                let mut w = WorkPile::EMPTY;
+                w.push_all(&cards);
+                check(&w, &cards);
+                for depth in 0..cards.len() {
+                    let mut t = w;
+                    let stack = t.take_from(depth);
+                    assert_eq!(stack.cards(), &cards[depth..]);
+                    check(&t, &cards[..depth]);
+                    t.push_all(stack.cards());
+                    assert_eq!(t, w, "taken and put back");
+                    let mut rest = WorkPile::EMPTY;
+                    rest.push_all(&cards[depth..]);
+                    for &v in cards[..depth].iter().rev() {
+                        rest.slip_under(v);
+                    }
+                    assert_eq!(rest, w, "slipped under from depth {depth}");
+                }
+            }
+        }
     }
 
     /// NERTS-STOCK-3: the pass in closed form visits the waste tops the walk visits, for
