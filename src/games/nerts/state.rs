@@ -8,10 +8,10 @@
 //! layout's index; [`DeckCard`]s are formed where cards of several decks meet (the
 //! foundations, actions, traces). Piles whose order is seen are real sequences: the Nerts
 //! pile in deal order (its face-down part is dealt from the owner's shuffled deck, the
-//! same in every seating), the work piles base first, and stock and waste as one cyclic
-//! sequence (waste bottom first, then the stock from its top) with the waste length, so
-//! a recycle is `waste_len = 0` and the cyclic order is kept by construction
-//! (NERTS-STOCK-3, NERTS-INV-5).
+//! same in every seating), the work piles base first (each packed as its run, see
+//! [`WorkPile`]), and stock and waste as one cyclic sequence (waste bottom first, then
+//! the stock from its top) with the waste length, so a recycle is `waste_len = 0` and
+//! the cyclic order is kept by construction (NERTS-STOCK-3, NERTS-INV-5).
 //!
 //! Cards in flight stay in their pile, marked as held (a work pile's top `held` cards,
 //! the Nerts or waste top), until the action lands or its card is put back; the piles an
@@ -130,7 +130,7 @@ pub struct WorkPile {
     run: u8,
     /// The top card, unpacked ([`NONE`] for an empty slot): the card read most.
     top: u8,
-    /// Cards in the pile.
+    /// Cards in the pile (read it; the mutators set it with the packed cards).
     pub len: u8,
     /// Cards at the top that are in a hand, in flight.
     pub held: u8,
@@ -140,7 +140,9 @@ impl WorkPile {
     /// An empty slot.
     pub const EMPTY: WorkPile = WorkPile { suits: 0, jokers: 0, run: 0, top: NONE, len: 0, held: 0 };
 
-    /// Card `depth` (0 = the base) of a pile of more than `depth` cards.
+    /// Card `depth` (0 = the base) of a pile of more than `depth` cards: a Joker, or the
+    /// card of the run's rank `depth` steps below depth 0 (`run - 4 * depth`, that rank's
+    /// Club) with the card's suit added.
     #[inline]
     pub fn card(&self, depth: usize) -> u8 {
         let suit = (self.suits >> (2 * depth)) as u8 & 3;
@@ -156,11 +158,6 @@ impl WorkPile {
     pub fn standard_card(&self, depth: usize) -> u8 {
         debug_assert!(self.jokers == 0, "a pile with a Joker read as standard cards");
         self.run.wrapping_sub(4 * depth as u8) + ((self.suits >> (2 * depth)) as u8 & 3)
-    }
-    /// The base card of a pile that is not empty.
-    #[inline]
-    pub fn base(&self) -> u8 {
-        self.card(0)
     }
     /// The top card.
     #[inline]
@@ -193,7 +190,7 @@ impl WorkPile {
         self.jokers.count_ones() < self.len as u32
     }
     /// Puts card `v` on top (NERTS-INV-6: it continues the run).
-    pub fn push(&mut self, v: u8) {
+    fn push(&mut self, v: u8) {
         let k = self.len as usize;
         debug_assert!(k < MAX_WORK, "a work pile of {MAX_WORK} cards");
         if is_joker(v) {

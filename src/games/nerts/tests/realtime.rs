@@ -165,7 +165,7 @@ fn the_bounded_action_list_keeps_every_plain_action() {
     let l = &mut s.layouts[0];
     let n = l.nerts_len as usize;
     for (joker, slot) in [(52u8, 0usize), (53, 1)] {
-        let at = |l: &super::super::state::Layout| l.nerts[..n].iter().position(|&v| v == joker).map(|i| (0, i)).or_else(|| l.sw[..l.sw_len as usize].iter().position(|&v| v == joker).map(|i| (1, i))).or_else(|| l.work.iter().position(|w| w.base() == joker).map(|i| (2, i)));
+        let at = |l: &super::super::state::Layout| l.nerts[..n].iter().position(|&v| v == joker).map(|i| (0, i)).or_else(|| l.sw[..l.sw_len as usize].iter().position(|&v| v == joker).map(|i| (1, i))).or_else(|| l.work.iter().position(|w| w.card(0) == joker).map(|i| (2, i)));
         let (zone, i) = at(l).expect("the Joker is in the layout");
         let target = if slot == 0 { &mut l.nerts[n - 1] } else { &mut l.sw[0] };
         let other = std::mem::replace(target, joker);

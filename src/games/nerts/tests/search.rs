@@ -44,7 +44,7 @@ fn other_hidden(s: &NertsState) -> NertsState {
     let (w, n) = (o.waste_len as usize, o.sw_len as usize);
     o.sw[w..n].reverse();
     assert_eq!(o.work[0].len, 1, "the opponent played no card");
-    let base = o.work[0].base();
+    let base = o.work[0].card(0);
     o.work[0] = crate::games::nerts::state::WorkPile::EMPTY;
     o.work[0].push_all(&[o.sw[w]]);
     o.sw[w] = base;
