@@ -69,6 +69,7 @@ fn each_change_check_can_fail() {
     back.found.top_decks[i] = 2;
     back.found.refresh_needs();
     back.layouts[0].work[1].push_all(&[v("4h")]);
+    back.layouts[0].refresh_work();
     check_state(&back).unwrap();
     let lift = Step::Lift { seat: 0, action: NertsAction::FlipStock };
     let land = Step::Land { seat: 0, action: to_found(Source::Nerts, "4h"), landing: Landing::Placed };
