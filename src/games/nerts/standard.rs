@@ -105,7 +105,9 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
     // onto the target piles a stack of the pile builds on (the layout's summary, kept
     // as the piles change): most lists have none, and no empty slot either.
     let stacks = l.stack_targets();
-    for from in 0..WORK_PILES {
+    // The piles are walked only when a stack builds somewhere or a slot is empty.
+    let piles = if stacks.any() || empty.is_some() { WORK_PILES } else { 0 };
+    for from in 0..piles {
         let w = &l.work[from];
         let onto = stacks.onto(from) & targets;
         if w.len == 0 || !free(1 << from) || onto == 0 && empty.is_none() {
@@ -223,6 +225,12 @@ impl StackTargets {
             }
         }
         StackTargets { bits: bits.to_le_bytes() }
+    }
+
+    /// True if a stack of some pile builds on another pile.
+    #[inline]
+    fn any(self) -> bool {
+        self.bits != [0; 2]
     }
 
     /// The piles (bit per pile) a stack of pile `from` builds on. [`stack_builds`] onto
