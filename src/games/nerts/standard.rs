@@ -63,6 +63,8 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
     let tops = work_tops(l);
     let mut wants = [0u64; WORK_PILES];
     let mut targets = 0u8;
+    let mut target_tops = 0u64; // the target piles' tops (bit per value)
+    let mut takes = 0u64; // the cards that build on some target pile
     let mut empty = None;
     for (i, &t) in tops.iter().enumerate() {
         if t != NONE {
@@ -71,6 +73,8 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
         if free(1 << i) {
             if t != NONE {
                 targets |= 1 << i;
+                target_tops |= 1 << t;
+                takes |= wants[i];
             } else if empty.is_none() {
                 empty = Some(i as u8);
             }
@@ -83,14 +87,18 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
             proof = true;
         }
     }
-    for (i, &t) in tops.iter().enumerate() {
+    // The piles are walked only when a foundation takes one of their tops.
+    let found_piles = if needs & target_tops != 0 { WORK_PILES } else { 0 };
+    for (i, &t) in tops[..found_piles].iter().enumerate() {
         if targets >> i & 1 == 1 && needs >> t & 1 == 1 {
             out.push(NertsAction::ToFoundation { from: Source::Work { pile: i as u8, depth: l.work[i].len - 1 }, card: Card(t) });
             proof = true;
         }
     }
     for &(from, v) in singles {
-        for (t, &want) in wants.iter().enumerate() {
+        // The piles are walked only when the card builds on one of them.
+        let build_piles = if takes >> v & 1 == 1 { WORK_PILES } else { 0 };
+        for (t, &want) in wants[..build_piles].iter().enumerate() {
             if targets >> t & 1 == 1 && want >> v & 1 == 1 {
                 out.push(NertsAction::Build { from, to: t as u8, decl: Decl::NONE });
                 proof = true;
