@@ -11,6 +11,10 @@
 //!
 //! Stuck detection (NERTS-STUCK-1) works the same way on the four work tops.
 //!
+//! Which piles the stacks of each work pile build on is kept in the layout
+//! ([`StackTargets`]) and updated for the piles an action changes, so a list does not
+//! look for stack moves again after an action that left the work piles alone.
+//!
 //! The list is the general one ([`NertsRules::legal`] with Jokers), action for action
 //! and in the same order: the random-play tests (`tests/random_play.rs`) compare the
 //! two at every decision of thousands of deals, and the two stuck checks. The proof that the layout is not stuck (for ROTATE under
@@ -110,10 +114,10 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
         }
     }
     // Stacks between work piles (NERTS-WORK-3), depth by depth as the general list,
-    // onto the target piles a stack of the pile builds on (the layout's summary, kept
-    // as the piles change): most lists have none, and no empty slot either.
+    // onto the target piles a stack of the pile builds on ([`StackTargets`], kept in
+    // the layout as the piles change). The piles are walked only when a stack builds
+    // somewhere or a slot is empty: most lists have neither.
     let stacks = l.stack_targets();
-    // The piles are walked only when a stack builds somewhere or a slot is empty.
     let piles = if stacks.any() || empty.is_some() { WORK_PILES } else { 0 };
     for from in 0..piles {
         let w = &l.work[from];
