@@ -11,6 +11,10 @@
 //!
 //! Stuck detection (NERTS-STUCK-1) works the same way on the four work tops.
 //!
+//! Which piles the stacks of each work pile build on is kept in the layout
+//! ([`StackTargets`]) and updated for the piles an action changes, so a list does not
+//! look for stack moves again after an action that left the work piles alone.
+//!
 //! The list is the general one ([`NertsRules::legal`] with Jokers), action for action
 //! and in the same order: the random-play tests (`tests/random_play.rs`) compare the
 //! two at every decision of thousands of deals, and the two stuck checks. The proof that the layout is not stuck (for ROTATE under
@@ -64,6 +68,8 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
     let tops = work_tops(l);
     let mut wants = [0u64; WORK_PILES];
     let mut targets = 0u8;
+    let mut target_tops = 0u64; // the target piles' tops (bit per value)
+    let mut takes = 0u64; // the cards that build on some target pile
     let mut empty = None;
     for (i, &t) in tops.iter().enumerate() {
         if t != NONE {
@@ -72,6 +78,8 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
         if free(1 << i) {
             if t != NONE {
                 targets |= 1 << i;
+                target_tops |= 1 << t;
+                takes |= wants[i];
             } else if empty.is_none() {
                 empty = Some(i as u8);
             }
@@ -84,14 +92,18 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
             proof = true;
         }
     }
-    for (i, &t) in tops.iter().enumerate() {
+    // The piles are walked only when a foundation takes one of their tops.
+    let found_piles = if needs & target_tops != 0 { WORK_PILES } else { 0 };
+    for (i, &t) in tops[..found_piles].iter().enumerate() {
         if targets >> i & 1 == 1 && needs >> t & 1 == 1 {
             out.push(NertsAction::ToFoundation { from: Source::Work { pile: i as u8, depth: l.work[i].len - 1 }, card: Card(t) });
             proof = true;
         }
     }
     for &(from, v) in singles {
-        for (t, &want) in wants.iter().enumerate() {
+        // The piles are walked only when the card builds on one of them.
+        let build_piles = if takes >> v & 1 == 1 { WORK_PILES } else { 0 };
+        for (t, &want) in wants[..build_piles].iter().enumerate() {
             if targets >> t & 1 == 1 && want >> v & 1 == 1 {
                 out.push(NertsAction::Build { from, to: t as u8, decl: Decl::NONE });
                 proof = true;
@@ -102,15 +114,21 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
             proof = true;
         }
     }
-    // Stacks between work piles (NERTS-WORK-3), depth by depth as the general list.
-    for from in 0..WORK_PILES {
+    // Stacks between work piles (NERTS-WORK-3), depth by depth as the general list,
+    // onto the target piles a stack of the pile builds on ([`StackTargets`], kept in
+    // the layout as the piles change). The piles are walked only when a stack builds
+    // somewhere or a slot is empty: most lists have neither.
+    let stacks = l.stack_targets();
+    let piles = if stacks.any() || empty.is_some() { WORK_PILES } else { 0 };
+    for from in 0..piles {
         let w = &l.work[from];
-        if w.len == 0 || !free(1 << from) {
+        let onto = stacks.onto(from) & targets;
+        if w.len == 0 || !free(1 << from) || onto == 0 && empty.is_none() {
             continue;
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
         let base = rank(w.standard_card(0));
-        let builds = stack_builds(w, base, depths, &tops, &wants, targets & !(1 << from));
+        let builds = stack_builds(w, base, depths, &tops, &wants, onto);
         let src = |depth: u8| Source::Work { pile: from as u8, depth };
         let push_builds = |out: &mut ArrayVec<NertsAction, N>, mut bits: u64| {
             while bits != 0 {
@@ -170,6 +188,82 @@ pub(super) fn most_actions(s: &NertsState, p: usize) -> usize {
     let l = s.layout(p);
     let fills = if l.free_empty_slot().is_some() { l.work.iter().map(|w| w.len.saturating_sub(1) as usize).sum() } else { 0 };
     45 + fills
+}
+
+/// Which work piles the stacks of each work pile build on, kept in the layout
+/// ([`Layout::refresh_work`]) so that a list after an action that left the work piles
+/// alone (a flip, a card from the Nerts pile or the waste to a foundation: seven
+/// decisions in ten) does not look for stack moves again. A function of the work
+/// piles alone, stacks from every depth onto every other pile with cards; locks and
+/// `nerts.partial_stack_moves` are applied where it is read. Two bytes a layout (the
+/// state's size is bounded). On a table with Jokers it is kept but not read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackTargets {
+    /// Bit `4 * from + to` (little-endian, in bytes to keep the layout's alignment of
+    /// 1): a stack of pile `from`, from some depth, builds on the top of pile `to`
+    /// ([`stack_builds`]).
+    bits: [u8; 2],
+}
+
+impl StackTargets {
+    /// Four empty slots: no stack.
+    pub const EMPTY: StackTargets = StackTargets { bits: [0; 2] };
+
+    /// The stack targets of `l`'s work piles.
+    pub fn of(l: &Layout) -> StackTargets {
+        StackTargets::EMPTY.after_change(l, 0xF)
+    }
+
+    /// The stack targets of `l`'s work piles, given `self`, those of the layout before
+    /// the piles in `changed` (bit per pile) changed. Whether a stack of pile `from`
+    /// builds on pile `to` depends only on the cards of `from` and the top of `to`: so
+    /// a changed pile's stacks are looked for onto every pile, another pile's only onto
+    /// the changed piles, and the rest is kept.
+    pub(super) fn after_change(self, l: &Layout, changed: u8) -> StackTargets {
+        let tops = work_tops(l);
+        // A Joker's value (or NONE) indexes no `builds_on`: no standard card builds on it.
+        let wants = tops.map(|t| if t < 52 { builds_on(Card(t)) } else { 0 });
+        let filled = tops.iter().enumerate().fold(0u8, |m, (i, &t)| m | u8::from(t != NONE) << i);
+        let mut bits = u16::from_le_bytes(self.bits);
+        for (from, w) in l.work.iter().enumerate() {
+            let redo = if changed >> from & 1 == 1 { 0xF } else { changed };
+            bits &= !(u16::from(redo) << (4 * from));
+            // A pile holding a Joker (only on a table with Jokers, whose general list
+            // does not read these targets) is left building on nothing.
+            if w.len > 0 && !w.has_joker() && redo & filled & !(1 << from) != 0 {
+                // The piles of the stack moves at every depth: the OR of the 13 nibbles.
+                let mut m = stack_builds(w, rank(w.standard_card(0)), w.len, &tops, &wants, redo & filled & !(1 << from));
+                m |= m >> 32;
+                m |= m >> 16;
+                m |= m >> 8;
+                m |= m >> 4;
+                bits |= (m as u16 & 0xF) << (4 * from);
+            }
+        }
+        StackTargets { bits: bits.to_le_bytes() }
+    }
+
+    /// True if a stack of some pile builds on another pile.
+    #[inline]
+    fn any(self) -> bool {
+        self.bits != [0; 2]
+    }
+
+    /// The piles (bit per pile) a stack of pile `from` builds on. [`stack_builds`] onto
+    /// these piles gives what it gives onto every pile: the others add no stack.
+    #[inline]
+    fn onto(self, from: usize) -> u8 {
+        self.bits[from / 2] >> (4 * (from % 2)) & 0xF
+    }
+}
+
+impl Layout {
+    /// The layout's [`StackTargets`], checked against fresh ones in debug builds.
+    #[inline]
+    fn stack_targets(&self) -> StackTargets {
+        debug_assert_eq!(self.stack_targets, StackTargets::of(self), "the stack targets kept up to date (Layout::refresh_work)");
+        self.stack_targets
+    }
 }
 
 /// The stacks of work pile `w` (base rank `base`, stacks from depths `0..depths`) that
@@ -259,13 +353,15 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
     };
     let wants = tops.map(|t| if t != NONE { builds_on(Card(t)) } else { 0 });
     let slot = (empties > 0).then(|| (!filled).trailing_zeros() as usize);
+    let stacks = l.stack_targets();
     for (from, w) in l.work.iter().enumerate() {
-        if w.len == 0 {
+        let onto = stacks.onto(from);
+        if w.len == 0 || onto == 0 && slot.is_none() {
             continue;
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
         let under = |depth: u8| if depth > 0 { w.standard_card(depth as usize - 1) } else { NONE };
-        let mut builds = stack_builds(w, rank(w.standard_card(0)), depths, &tops, &wants, filled & !(1 << from));
+        let mut builds = stack_builds(w, rank(w.standard_card(0)), depths, &tops, &wants, onto);
         while builds != 0 {
             let k = builds.trailing_zeros() as u8;
             builds &= builds - 1;

@@ -19,6 +19,7 @@
 //! race is simply unmarked (NERTS-RT-5, NERTS-NPILE-3, NERTS-STOCK-4).
 
 use super::config::{JokerIdentity, NertsConfig, PartnershipMode};
+use super::standard::StackTargets;
 use crate::cards::{Card, DeckCard, JOKERS};
 use crate::realtime::Micros;
 use crate::rng::{MatchSeeds, SimRng};
@@ -184,6 +185,11 @@ impl WorkPile {
         let top = if self.len > 0 { self.card(self.len as usize - 1) } else { NONE };
         self.suits >> (2 * self.len) == 0 && self.jokers >> self.len == 0 && (self.has_standard() || self.run == 0) && self.top == top
     }
+    /// True if some card of the pile is a Joker.
+    #[inline]
+    pub fn has_joker(&self) -> bool {
+        self.jokers != 0
+    }
     /// True if some card of the pile is not a Joker.
     #[inline]
     fn has_standard(&self) -> bool {
@@ -300,6 +306,10 @@ pub struct Layout {
     /// Piles used by an action in flight (bits `0..4` work piles, [`LOCK_NERTS`],
     /// [`LOCK_STOCK`]): NERTS-PART-3.
     pub locks: u8,
+    /// Which work piles the stacks of each work pile build on, for the legal list and
+    /// stuck detection: kept up to date as the piles change ([`Layout::refresh_work`])
+    /// instead of looked for at every list.
+    pub(super) stack_targets: StackTargets,
 }
 
 impl Layout {
@@ -316,7 +326,23 @@ impl Layout {
         waste_held: false,
         joker_fixed: [NONE; 2],
         locks: 0,
+        stack_targets: StackTargets::EMPTY,
     };
+
+    /// Recomputes what the layout keeps about its work piles (which piles the stacks
+    /// of each build on): called wherever the rules change a work pile
+    /// ([`super::rules::apply_in_layout`], [`super::rules::NertsRules::land`], the
+    /// deal), and by whoever changes one directly. The legal list checks it against a
+    /// fresh computation in debug builds.
+    pub fn refresh_work(&mut self) {
+        self.stack_targets = StackTargets::of(self);
+    }
+
+    /// [`Layout::refresh_work`] after a change to the work piles in `piles` (bit per
+    /// pile) only, the others as they were when it was last refreshed.
+    pub(super) fn work_changed(&mut self, piles: u8) {
+        self.stack_targets = self.stack_targets.after_change(self, piles);
+    }
 
     /// The Nerts pile's top card if it is face-up and playable (NERTS-NPILE-1).
     pub fn nerts_top(&self) -> Option<u8> {
@@ -788,6 +814,7 @@ impl NertsState {
             for (i, w) in l.work.iter_mut().enumerate() {
                 w.push_all(&deck[NERTS_PILE + i..NERTS_PILE + i + 1]);
             }
+            l.refresh_work();
             let rest = &deck[NERTS_PILE + WORK_PILES..];
             l.sw[..rest.len()].copy_from_slice(rest);
             l.sw_len = rest.len() as u8;

@@ -199,6 +199,7 @@ impl Search {
             for w in l.work.iter_mut() {
                 w.held = 0;
             }
+            l.refresh_work(); // another layout's work piles were rebuilt
         }
         s
     }

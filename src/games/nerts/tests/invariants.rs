@@ -24,7 +24,7 @@ fn each_state_check_can_fail() {
     let s = Build::new(&r.cfg, 2).found(1, 'h', 3).work(0, 0, "9c").work(0, 1, "7d").nerts(0, "2c 5s", true).waste(0, "Kd").stock(0, "Qd Jd").done();
     check_state(&s).unwrap();
     type Breaker = fn(&mut NertsState);
-    let broken: [(&str, Breaker); 7] = [
+    let broken: [(&str, Breaker); 8] = [
         ("NERTS-INV-1", |s| s.layouts[0].sw_len -= 1),
         ("NERTS-INV-2", |s| s.layouts[0].work[2].push_all(&[53])),
         ("NERTS-INV-4", |s| {
@@ -32,6 +32,14 @@ fn each_state_check_can_fail() {
             s.layouts[1].nerts_up = true;
         }),
         ("NERTS-INV-5", |s| s.layouts[0].waste_len = s.layouts[0].sw_len + 1),
+        // A packed pile holds a run of ranks by construction (`WorkPile`); its colours
+        // and its held cards are checked.
+        ("NERTS-INV-6", |s| {
+            // The 8s from the cards set aside onto the 9c (the 7d set aside instead).
+            s.on_found[0] = s.on_found[0] & !(1 << v("8s")) | 1 << v("7d");
+            s.layouts[0].work[1] = crate::games::nerts::state::WorkPile::EMPTY;
+            s.layouts[0].work[0].push_all(&[v("8s")]);
+        }),
         ("NERTS-INV-6", |s| s.layouts[0].work[0].held = 2),
         ("NERTS-INV-7", |s| {
             let i = (0..s.found.len as usize).find(|&i| s.found.rank(i) == 3).unwrap();
@@ -42,12 +50,15 @@ fn each_state_check_can_fail() {
             s.found.count[i] = 4;
         }),
     ];
+    let mut errors = Vec::new();
     for (id, breaker) in broken {
         let mut b = s;
         breaker(&mut b);
         let e = check_state(&b).expect_err(id);
         assert!(e.starts_with(id), "{id}: got {e}");
+        errors.push(e);
     }
+    assert!(errors[4].ends_with("8s on 9c is not one lower in the other colour"), "the run's colours: got {}", errors[4]);
 }
 
 #[test]
@@ -66,6 +77,7 @@ fn each_change_check_can_fail() {
     back.found.top_decks[i] = 2;
     back.found.refresh_needs();
     back.layouts[0].work[1].push_all(&[v("4h")]);
+    back.layouts[0].refresh_work();
     check_state(&back).unwrap();
     let lift = Step::Lift { seat: 0, action: NertsAction::FlipStock };
     let land = Step::Land { seat: 0, action: to_found(Source::Nerts, "4h"), landing: Landing::Placed };
@@ -91,6 +103,6 @@ fn the_state_is_a_small_copy_value() {
     let size = std::mem::size_of::<NertsState>();
     let (layout, pile) = (std::mem::size_of::<crate::games::nerts::state::Layout>(), std::mem::size_of::<crate::games::nerts::state::WorkPile>());
     eprintln!("NertsState: {size} bytes for 8 layouts of {layout} (work piles of {pile}) and 48 foundations");
-    assert!(size <= 1464, "NertsState grew to {size} bytes (work piles packed in 10 bytes, the match totals on the score sheet take 32)");
+    assert!(size <= 1480, "NertsState grew to {size} bytes (work piles packed in 10 bytes, 2 bytes of stack targets a layout, the match totals on the score sheet take 32)");
     assert!(std::mem::size_of::<NertsAction>() <= 8);
 }

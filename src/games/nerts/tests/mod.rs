@@ -89,6 +89,7 @@ impl Build {
     pub fn work(mut self, d: usize, pile: usize, spec: &str) -> Self {
         self.s.layouts[d].work[pile] = super::state::WorkPile::EMPTY;
         self.s.layouts[d].work[pile].push_all(&vs(spec));
+        self.s.layouts[d].refresh_work();
         self
     }
     /// Waste of layout `d`, bottom first (the last card is the waste top).
