@@ -199,15 +199,15 @@ pub(super) fn most_actions(s: &NertsState, p: usize) -> usize {
 /// state's size is bounded). On a table with Jokers it is kept but not read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StackTargets {
-    /// Bit `4 * from + to` (little-endian, in bytes to keep the layout's alignment of
-    /// 1): a stack of pile `from`, from some depth, builds on the top of pile `to`
-    /// ([`stack_builds`]).
-    bits: [u8; 2],
+    /// Bit `4 * from + to`: a stack of pile `from`, from some depth, builds on the top
+    /// of pile `to` ([`stack_builds`]). (A `u16` costs the layout no padding: its work
+    /// piles already align it to 2 bytes.)
+    bits: u16,
 }
 
 impl StackTargets {
     /// Four empty slots: no stack.
-    pub const EMPTY: StackTargets = StackTargets { bits: [0; 2] };
+    pub const EMPTY: StackTargets = StackTargets { bits: 0 };
 
     /// The stack targets of `l`'s work piles.
     pub fn of(l: &Layout) -> StackTargets {
@@ -224,7 +224,7 @@ impl StackTargets {
         // A Joker's value (or NONE) indexes no `builds_on`: no standard card builds on it.
         let wants = tops.map(|t| if t < 52 { builds_on(Card(t)) } else { 0 });
         let filled = tops.iter().enumerate().fold(0u8, |m, (i, &t)| m | u8::from(t != NONE) << i);
-        let mut bits = u16::from_le_bytes(self.bits);
+        let mut bits = self.bits;
         for (from, w) in l.work.iter().enumerate() {
             let redo = if changed >> from & 1 == 1 { 0xF } else { changed };
             bits &= !(u16::from(redo) << (4 * from));
@@ -240,20 +240,20 @@ impl StackTargets {
                 bits |= (m as u16 & 0xF) << (4 * from);
             }
         }
-        StackTargets { bits: bits.to_le_bytes() }
+        StackTargets { bits }
     }
 
     /// True if a stack of some pile builds on another pile.
     #[inline]
     fn any(self) -> bool {
-        self.bits != [0; 2]
+        self.bits != 0
     }
 
     /// The piles (bit per pile) a stack of pile `from` builds on. [`stack_builds`] onto
     /// these piles gives what it gives onto every pile: the others add no stack.
     #[inline]
     fn onto(self, from: usize) -> u8 {
-        self.bits[from / 2] >> (4 * (from % 2)) & 0xF
+        (self.bits >> (4 * from)) as u8 & 0xF
     }
 }
 
