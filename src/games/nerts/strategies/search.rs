@@ -130,7 +130,9 @@ fn rebuild_other(l: &mut Layout, pool: &mut [u8; 64], left: &mut usize, rng: &mu
             pool.swap(i, rng.random_range(0..=i));
         }
     }
-    // Never seen: after every try, the rest spread over the work piles, out of order.
+    // Never seen: after every try, the rest spread over the work piles, out of order. A
+    // work pile holds a run (`WorkPile`), so such a sample reads other cards there than
+    // these (a debug build stops at the push): a guess of the hidden cards, not the rules'.
     let mut p = 0;
     while *left > MAX_STOCK {
         l.work[p % WORK_PILES].push_all(&[pool[*left - 1]]);
