@@ -221,23 +221,35 @@ impl StackTargets {
     /// the changed piles, and the rest is kept.
     pub(super) fn after_change(self, l: &Layout, changed: u8) -> StackTargets {
         let tops = work_tops(l);
-        // A Joker's value (or NONE) indexes no `builds_on`: no standard card builds on it.
-        let wants = tops.map(|t| if t < 52 { builds_on(Card(t)) } else { 0 });
-        let filled = tops.iter().enumerate().fold(0u8, |m, (i, &t)| m | u8::from(t != NONE) << i);
         let mut bits = self.bits;
         for (from, w) in l.work.iter().enumerate() {
             let redo = if changed >> from & 1 == 1 { 0xF } else { changed };
             bits &= !(u16::from(redo) << (4 * from));
             // A pile holding a Joker (only on a table with Jokers, whose general list
             // does not read these targets) is left building on nothing.
-            if w.len > 0 && !w.has_joker() && redo & filled & !(1 << from) != 0 {
-                // The piles of the stack moves at every depth: the OR of the 13 nibbles.
-                let mut m = stack_builds(w, rank(w.standard_card(0)), w.len, &tops, &wants, redo & filled & !(1 << from));
-                m |= m >> 32;
-                m |= m >> 16;
-                m |= m >> 8;
-                m |= m >> 4;
-                bits |= (m as u16 & 0xF) << (4 * from);
+            if w.len == 0 || w.has_joker() {
+                continue;
+            }
+            // What `stack_builds` finds at some depth, by rank and colour: a pile is a run
+            // from its base, one rank lower and the other colour per card (NERTS-INV-6),
+            // so the one card that could build on a top (the rank below the top's) is at
+            // depth `base rank - that rank` and has the other colour than the top exactly
+            // when the base's colour, flipped once per step, does.
+            let b = w.standard_card(0);
+            let (base, base_red) = (rank(b), red(b));
+            let mut onto = redo & !(1 << from);
+            while onto != 0 {
+                let to = onto.trailing_zeros() as usize;
+                onto &= onto - 1;
+                let t = tops[to];
+                if t >= 52 {
+                    continue; // an empty slot (NONE) or a Joker top: nothing builds on it
+                }
+                let wanted = rank(t) - 1; // 0 under an Ace: never in a pile
+                let depth = base.wrapping_sub(wanted); // above 13 when the top is higher than the base
+                if wanted >= 1 && depth < w.len && (base_red != (depth & 1 == 1)) != red(t) {
+                    bits |= 1 << (4 * from + to);
+                }
             }
         }
         StackTargets { bits }
