@@ -22,6 +22,7 @@
 //! `the_replay_catches_a_tampered_trace` shows the checks bite; the ignored
 //! `nerts_replays_under_many_flags` replays 300 matches under random flags.
 
+use cardsim::games::nerts::config::{NertsConfig, Partnerships, NERTS_FLAGS};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -1168,7 +1169,7 @@ fn the_replay_catches_a_tampered_trace() {
 #[ignore = "a wider sweep: a few hundred matches under random flags"]
 fn nerts_replays_under_many_flags() {
     let bots = ["random@expert", "lazy@skilled", "balanced@casual", "foundation-first@expert", "nerts-first@novice"];
-    let flags: &[(&str, &[&str])] = &[
+    let flags: &[(&'static str, &[&'static str])] = &[
         ("nerts.flip_count", &["3", "1"]),
         ("nerts.short_packet", &["merge", "flip"]),
         ("nerts.rotate_when", &["stuck_only", "any_time"]),
@@ -1193,17 +1194,50 @@ fn nerts_replays_under_many_flags() {
             x ^= x << 17;
             (x % n as u64) as usize
         };
-        let players = (2 + next(7)).to_string();
-        let mut args: Vec<String> = vec!["--players".into(), players, "--bot".into(), bots[next(bots.len())].into(), "--seed".into(), k.to_string(), "--index".into(), next(5).to_string()];
-        for (f, values) in flags {
+        let players = 2 + next(7);
+        let mut args: Vec<String> = vec!["--players".into(), players.to_string(), "--bot".into(), bots[next(bots.len())].into(), "--seed".into(), k.to_string(), "--index".into(), next(5).to_string()];
+        let mut chosen: Vec<(&'static str, &'static str)> = flags.iter().map(|&(f, values)| (f, values[next(values.len())])).collect();
+        undo_refused(&mut chosen);
+        // `nerts.partnership_mode` set at all is refused where the players form no teams.
+        let partnerships = match chosen.iter().find(|(f, _)| *f == "nerts.partnerships").unwrap().1 {
+            "auto" => Partnerships::Auto,
+            "pairs" => Partnerships::Pairs,
+            _ => Partnerships::None,
+        };
+        if !(NertsConfig { partnerships, ..NertsConfig::default() }).teams(players) {
+            chosen.retain(|(f, _)| *f != "nerts.partnership_mode");
+        }
+        for (f, value) in chosen {
             args.push("--set".into());
-            args.push(format!("{f}={}", values[next(values.len())]));
+            args.push(format!("{f}={value}"));
         }
         args.extend(["--set".into(), "nerts.target=15".into()]);
         let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
         total += replay(&jsonl(&a), &mut seen);
     }
     eprintln!("{total} events, {seen:?}");
+}
+
+/// Puts back to its default each flag of `chosen` drawn away from its default while the
+/// flag it needs makes it do nothing (`FlagDef::needs`, e.g. `nerts.short_packet=flip`
+/// with `nerts.flip_count=1`), which the command line refuses; until no such flag is left,
+/// as one put back may leave another without what it needs.
+fn undo_refused(chosen: &mut [(&'static str, &'static str)]) {
+    fn value(chosen: &[(&'static str, &'static str)], key: &str) -> &'static str {
+        let default = NERTS_FLAGS.iter().find(|d| d.key == key).map(|d| d.default);
+        chosen.iter().find(|(f, _)| *f == key).map(|&(_, v)| v).or(default).unwrap_or_else(|| panic!("no flag {key}"))
+    }
+    loop {
+        let refused = NERTS_FLAGS.iter().find_map(|d| {
+            let needs = d.needs.as_ref()?;
+            let i = chosen.iter().position(|(f, _)| *f == d.key)?;
+            (chosen[i].1 != d.default && !(needs.when)(value(chosen, needs.key))).then_some((i, d.default))
+        });
+        match refused {
+            Some((i, default)) => chosen[i].1 = default,
+            None => return,
+        }
+    }
 }
 
 /// A change made to a trace's events to tamper with it.

@@ -16,7 +16,7 @@
 //! look for stack moves again after an action that left the work piles alone.
 //!
 //! The list is the general one ([`NertsRules::legal`] with Jokers), action for action
-//! and in the same order: the random-play tests (`tests/random_play.rs`) compare the
+//! and in the same order: the random-play tests (`src/games/nerts/tests/random_play.rs`) compare the
 //! two at every decision of thousands of deals, and the two stuck checks. The proof that the layout is not stuck (for ROTATE under
 //! `nerts.rotate_when=stuck_only`) is kept while listing, not searched for afterwards.
 
