@@ -127,8 +127,7 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
             continue;
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
-        let base = rank(w.standard_card(0));
-        let builds = stack_builds(w, base, depths, &tops, &wants, onto);
+        let builds = stack_builds(w, depths, &tops, onto);
         let src = |depth: u8| Source::Work { pile: from as u8, depth };
         let push_builds = |out: &mut ArrayVec<NertsAction, N>, mut bits: u64| {
             while bits != 0 {
@@ -230,13 +229,6 @@ impl StackTargets {
             if w.len == 0 || w.has_joker() {
                 continue;
             }
-            // What `stack_builds` finds at some depth, by rank and colour: a pile is a run
-            // from its base, one rank lower and the other colour per card (NERTS-INV-6),
-            // so the one card that could build on a top (the rank below the top's) is at
-            // depth `base rank - that rank` and has the other colour than the top exactly
-            // when the base's colour, flipped once per step, does.
-            let b = w.standard_card(0);
-            let (base, base_red) = (rank(b), red(b));
             let mut onto = redo & !(1 << from);
             while onto != 0 {
                 let to = onto.trailing_zeros() as usize;
@@ -245,9 +237,7 @@ impl StackTargets {
                 if t >= 52 {
                     continue; // an empty slot (NONE) or a Joker top: nothing builds on it
                 }
-                let wanted = rank(t) - 1; // 0 under an Ace: never in a pile
-                let depth = base.wrapping_sub(wanted); // above 13 when the top is higher than the base
-                if wanted >= 1 && depth < w.len && (base_red != (depth & 1 == 1)) != red(t) {
+                if depth_onto(w, w.len, t).is_some() {
                     bits |= 1 << (4 * from + to);
                 }
             }
@@ -278,22 +268,32 @@ impl Layout {
     }
 }
 
-/// The stacks of work pile `w` (base rank `base`, stacks from depths `0..depths`) that
-/// build on the tops of the piles in `onto` (bit per pile, none empty), as bit
-/// `4 * depth + pile` each: in ascending bit order, depth by depth and pile by pile, the
-/// order of the general list. A pile is a run one rank lower per card from its base
-/// (NERTS-INV-6), so only the card of rank one below a top can build on it, at depth
-/// `base` minus that rank.
+/// The depth of the card of work pile `w` (no Joker) that builds on the standard top
+/// card `t`, if it is among the first `depths`. A pile is a run from its base, one rank
+/// lower and the other colour per card (NERTS-INV-6), so only the card of the rank below
+/// the top's can, at depth `base rank - that rank`, and its colour is the base's flipped
+/// once per step (the random-play tests compare the lists this gives with the general
+/// matching of the cards themselves).
 #[inline]
-fn stack_builds(w: &WorkPile, base: u8, depths: u8, tops: &[u8; WORK_PILES], wants: &[u64; WORK_PILES], onto: u8) -> u64 {
+fn depth_onto(w: &WorkPile, depths: u8, t: u8) -> Option<u8> {
+    let base = w.standard_card(0);
+    let wanted = rank(t) - 1; // 0 under an Ace: never in a pile
+    let depth = rank(base).wrapping_sub(wanted); // above 13 when the top is higher than the base
+    (wanted >= 1 && depth < depths && (red(base) != (depth & 1 == 1)) != red(t)).then_some(depth)
+}
+
+/// The stacks of work pile `w` (stacks from depths `0..depths`) that build on the tops
+/// of the piles in `onto` (bit per pile, none empty), as bit `4 * depth + pile` each: in
+/// ascending bit order, depth by depth and pile by pile, the order of the general list
+/// ([`depth_onto`] for each pile).
+#[inline]
+fn stack_builds(w: &WorkPile, depths: u8, tops: &[u8; WORK_PILES], onto: u8) -> u64 {
     let mut bits = 0u64;
     let mut piles = onto;
     while piles != 0 {
         let to = piles.trailing_zeros() as usize;
         piles &= piles - 1;
-        let wanted = rank(tops[to]) - 1; // 0 under an Ace: never in a pile
-        let depth = base.wrapping_sub(wanted); // above 13 when the top is higher than the base
-        if wanted >= 1 && depth < depths && wants[to] >> w.standard_card(depth as usize) & 1 == 1 {
+        if let Some(depth) = depth_onto(w, depths, tops[to]) {
             bits |= 1 << (4 * depth + to as u8);
         }
     }
@@ -363,7 +363,6 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
         None => true,
         Some((takes, _)) => nerts.is_some_and(|v| empty || takes >> v & 1 == 1) || pass.is_some_and(|p| empty || p & takes != 0),
     };
-    let wants = tops.map(|t| if t != NONE { builds_on(Card(t)) } else { 0 });
     let slot = (empties > 0).then(|| (!filled).trailing_zeros() as usize);
     let stacks = l.stack_targets();
     for (from, w) in l.work.iter().enumerate() {
@@ -373,7 +372,7 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
         }
         let depths = if cfg.partial_stack_moves { w.len } else { 1 };
         let under = |depth: u8| if depth > 0 { w.standard_card(depth as usize - 1) } else { NONE };
-        let mut builds = stack_builds(w, rank(w.standard_card(0)), depths, &tops, &wants, onto);
+        let mut builds = stack_builds(w, depths, &tops, onto);
         while builds != 0 {
             let k = builds.trailing_zeros() as u8;
             builds &= builds - 1;

@@ -150,7 +150,7 @@ impl WorkPile {
         if self.jokers >> depth & 1 == 1 {
             JOKERS[0] + suit
         } else {
-            self.run.wrapping_sub(4 * depth as u8) + suit
+            self.run_card(depth, suit)
         }
     }
     /// [`WorkPile::card`] of a pile holding no Joker (a table without Jokers), without
@@ -158,7 +158,12 @@ impl WorkPile {
     #[inline]
     pub fn standard_card(&self, depth: usize) -> u8 {
         debug_assert!(self.jokers == 0, "a pile with a Joker read as standard cards");
-        self.run.wrapping_sub(4 * depth as u8) + ((self.suits >> (2 * depth)) as u8 & 3)
+        self.run_card(depth, (self.suits >> (2 * depth)) as u8 & 3)
+    }
+    /// The standard card of suit `suit` at depth `depth` of the run.
+    #[inline]
+    fn run_card(&self, depth: usize, suit: u8) -> u8 {
+        self.run.wrapping_sub(4 * depth as u8) + suit
     }
     /// The top card.
     #[inline]
