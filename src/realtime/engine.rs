@@ -210,6 +210,14 @@ pub trait RealtimeRules {
     fn is_progress(&self, s: &Self::State, p: usize, a: Self::Action) -> bool;
     /// True if player `p` has any progress action now.
     fn has_progress(&self, s: &Self::State, p: usize) -> bool;
+    /// True if [`RealtimeRules::has_progress`] never depends on the actions in flight:
+    /// it counts what every hand carries as back in place, so that
+    /// [`RealtimeRules::put_back`] of any action in flight changes no player's answer.
+    /// The stall check then asks it on the state as it is instead of on a copy with the
+    /// aimless actions put back (debug builds check the two agree). Default: false.
+    fn progress_ignores_flight(&self) -> bool {
+        false
+    }
     /// The players whose legal moves ([`RealtimeRules::moves`]) the change `change` of
     /// player `p`'s action `a` may have altered, bit `q` for player `q`; `s` is the state
     /// after it. The engine asks an idle player who had no legal move again only once a
@@ -495,14 +503,24 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
         if aimless == 0 {
             return false; // every hand is idle: not a stall in flight
         }
+        let stuck = |state: &R::State| (0..self.n).all(|p| !self.rules.has_progress(state, p));
+        // Rules whose progress ignores the hands' cards answer the same on `s` as on the
+        // state with the aimless actions undone: no copy for the usual answer (no stall).
+        let ignores_flight = self.rules.progress_ignores_flight();
+        if ignores_flight && !stuck(s) {
+            #[cfg(debug_assertions)]
+            self.check_progress_ignores_flight(s, aimless);
+            return false;
+        }
         let mut undone = *s;
         for p in (0..self.n).filter(|&p| aimless >> p & 1 == 1) {
             if let Hand::Acting { action, .. } = hands[p] {
                 self.rules.put_back(&mut undone, p, action);
             }
         }
-        let stuck = |state: &R::State| (0..self.n).all(|p| !self.rules.has_progress(state, p));
-        if !stuck(&undone) {
+        if ignores_flight {
+            debug_assert!(stuck(&undone), "RealtimeRules::progress_ignores_flight, but putting back gave progress");
+        } else if !stuck(&undone) {
             return false;
         }
         // Each aimless action landing alone, at its time, on the state with the others undone.
@@ -629,6 +647,22 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
         for p in (0..self.n).filter(|&p| (idle & self.settled) >> p & 1 == 1) {
             self.rules.moves(s, p, &mut moves);
             assert!(moves.is_empty(), "player {p} was not asked again after a change gave him moves (RealtimeRules::touched)");
+        }
+    }
+
+    /// Debug builds: every player's progress on `s` is his progress with the aimless
+    /// actions of `aimless` (bit `p`) put back, as
+    /// [`RealtimeRules::progress_ignores_flight`] says.
+    #[cfg(debug_assertions)]
+    fn check_progress_ignores_flight(&self, s: &R::State, aimless: u32) {
+        let mut undone = *s;
+        for p in (0..self.n).filter(|&p| aimless >> p & 1 == 1) {
+            if let Hand::Acting { action, .. } = self.hands[p] {
+                self.rules.put_back(&mut undone, p, action);
+            }
+        }
+        for p in 0..self.n {
+            assert_eq!(self.rules.has_progress(s, p), self.rules.has_progress(&undone, p), "player {p}: RealtimeRules::progress_ignores_flight, but putting back changed his progress");
         }
     }
 

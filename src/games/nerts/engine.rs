@@ -95,6 +95,10 @@ impl RealtimeRules for NertsRules {
     fn has_progress(&self, s: &NertsState, p: usize) -> bool {
         NertsRules::has_progress(self, s, p)
     }
+    /// Held cards stay in their piles and the stuck test counts them as back in place.
+    fn progress_ignores_flight(&self) -> bool {
+        true
+    }
     fn motion(&self, a: NertsAction) -> Motion {
         match a {
             NertsAction::ToFoundation { .. } => Motion::Play,
