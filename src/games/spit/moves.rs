@@ -50,19 +50,31 @@ fn target(cfg: &SpitConfig, s: &SpitState, p: usize, j: usize) -> u64 {
     }
 }
 
+/// Slot `i`'s bits in every mask of [`SpitMoves`]' word, from what it shows, `fit`
+/// being the cards that may go on the own and the other pile.
+#[inline]
+fn slot_bits(i: usize, slot: &Slot, fit: [u64; 2]) -> u64 {
+    let bit = 1u64 << i;
+    match slot.up {
+        Some(c) => bit << FROM | (fit[0] >> c.0 & 1) << (i as u32 + OWN) | (fit[1] >> c.0 & 1) << (i as u32 + OTHER),
+        None if slot.down > 0 => bit << FLIPS,
+        None => bit << TO,
+    }
+}
+
 impl SpitMoves {
     /// No move, for player `me`.
     pub const fn none(me: u8) -> SpitMoves {
         SpitMoves { bytes: [0, 0, 0, 0, 0, me] }
     }
 
-    /// The legal moves of player `p` (whose hand is idle) on `s`, built from scratch.
+    /// The legal moves of player `p` (whose hand is idle) on `s`, built from scratch:
+    /// every slot's bits ([`slot_bits`]) gathered in one word, written once.
     pub fn of(cfg: &SpitConfig, s: &SpitState, p: usize) -> SpitMoves {
         let fit = [target(cfg, s, p, p), target(cfg, s, p, 1 - p)];
         let mut m = SpitMoves::none(p as u8);
-        for (i, slot) in s.players[p].slots[..cfg.slots as usize].iter().enumerate() {
-            m.set_slot(i, slot, fit);
-        }
+        let slots = s.players[p].slots[..cfg.slots as usize].iter().enumerate();
+        m.set_word(slots.fold(m.word(), |w, (i, slot)| w | slot_bits(i, slot, fit)));
         m
     }
 
@@ -70,13 +82,8 @@ impl SpitMoves {
     /// the own and the other pile.
     #[inline]
     fn set_slot(&mut self, i: usize, slot: &Slot, fit: [u64; 2]) {
-        let bit = 1u64 << i;
-        let b = self.word() & !(LANES * bit);
-        self.set_word(b | match slot.up {
-            Some(c) => bit << FROM | (fit[0] >> c.0 & 1) << (i as u32 + OWN) | (fit[1] >> c.0 & 1) << (i as u32 + OTHER),
-            None if slot.down > 0 => bit << FLIPS,
-            None => bit << TO,
-        });
+        let b = self.word() & !(LANES << i);
+        self.set_word(b | slot_bits(i, slot, fit));
     }
 
     /// The six bytes as one word (byte `k` at bits `8k`).
@@ -152,13 +159,11 @@ pub fn slot_changed(cfg: &SpitConfig, s: &mut SpitState, p: usize, i: usize) {
 pub fn pile_changed(cfg: &SpitConfig, s: &mut SpitState, j: usize) {
     for p in 0..2 {
         let fit = target(cfg, s, p, j);
-        let me = &s.players[p];
+        // Every slot in one pass without branches: a slot without a face-up top tests
+        // bit 63, which is no card's (unused slots show none).
         let mut plays = 0u8;
-        let mut up = s.moves[p].mask(FROM);
-        while up != 0 {
-            let i = pop_lowest(&mut up);
-            let c = me.slots[i as usize].up.expect("a face-up slot has a top");
-            plays |= (1u8 << i) & 0u8.wrapping_sub((fit >> c.0 & 1) as u8);
+        for (i, slot) in s.players[p].slots.iter().enumerate() {
+            plays |= ((fit >> slot.up.map_or(63, |c| c.0) & 1) as u8) << i;
         }
         let at = if j == p { OWN } else { OTHER };
         s.moves[p].bytes[(at / 8) as usize] = plays;
