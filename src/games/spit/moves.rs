@@ -146,8 +146,9 @@ pub fn rebuild(cfg: &SpitConfig, s: &mut SpitState) {
 }
 
 /// Player `p`'s slot `i` changed on `s`: its bits in his kept moves (the pile tops
-/// are looked at only when the slot shows a face-up card).
-#[inline]
+/// are looked at only when the slot shows a face-up card). Inlined: where the rules
+/// just took the slot's top or put one there, what it shows is known at compile time.
+#[inline(always)]
 pub fn slot_changed(cfg: &SpitConfig, s: &mut SpitState, p: usize, i: usize) {
     let slot = s.players[p].slots[i];
     let fit = if slot.up.is_some() { [target(cfg, s, p, p), target(cfg, s, p, 1 - p)] } else { [0; 2] };
