@@ -512,12 +512,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
             self.check_progress_ignores_flight(s, aimless);
             return false;
         }
-        let mut undone = *s;
-        for p in (0..self.n).filter(|&p| aimless >> p & 1 == 1) {
-            if let Hand::Acting { action, .. } = hands[p] {
-                self.rules.put_back(&mut undone, p, action);
-            }
-        }
+        let undone = self.put_back_aimless(s, aimless);
         if ignores_flight {
             debug_assert!(stuck(&undone), "RealtimeRules::progress_ignores_flight, but putting back gave progress");
         } else if !stuck(&undone) {
@@ -650,17 +645,24 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
         }
     }
 
-    /// Debug builds: every player's progress on `s` is his progress with the aimless
-    /// actions of `aimless` (bit `p`) put back, as
-    /// [`RealtimeRules::progress_ignores_flight`] says.
-    #[cfg(debug_assertions)]
-    fn check_progress_ignores_flight(&self, s: &R::State, aimless: u32) {
+    /// A copy of `s` with the actions in flight of the players in `aimless` (bit `p`)
+    /// put back.
+    fn put_back_aimless(&self, s: &R::State, aimless: u32) -> R::State {
         let mut undone = *s;
         for p in (0..self.n).filter(|&p| aimless >> p & 1 == 1) {
             if let Hand::Acting { action, .. } = self.hands[p] {
                 self.rules.put_back(&mut undone, p, action);
             }
         }
+        undone
+    }
+
+    /// Debug builds: every player's progress on `s` is his progress with the aimless
+    /// actions of `aimless` (bit `p`) put back, as
+    /// [`RealtimeRules::progress_ignores_flight`] says.
+    #[cfg(debug_assertions)]
+    fn check_progress_ignores_flight(&self, s: &R::State, aimless: u32) {
+        let undone = self.put_back_aimless(s, aimless);
         for p in 0..self.n {
             assert_eq!(self.rules.has_progress(s, p), self.rules.has_progress(&undone, p), "player {p}: RealtimeRules::progress_ignores_flight, but putting back changed his progress");
         }
