@@ -67,16 +67,6 @@ pub enum Source {
     },
 }
 
-impl Source {
-    /// The work pile it takes from as a bit per pile (none for the Nerts and waste tops).
-    fn work_bit(self) -> u8 {
-        match self {
-            Source::Work { pile, .. } => 1 << pile,
-            Source::Nerts | Source::Waste => 0,
-        }
-    }
-}
-
 /// Declarations a Joker needs (NERTS-JOKER-3..5): [`NONE`] where none is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Decl {
@@ -549,8 +539,8 @@ impl NertsRules {
             NertsAction::ToFoundation { from, card } => {
                 let spot = spot.expect("found above");
                 let v = take(&self.cfg, &mut s.layouts[d], from).cards[0];
-                if let Source::Work { pile, .. } = from {
-                    s.layouts[d].work_changed(1 << pile);
+                if matches!(from, Source::Work { .. }) {
+                    s.layouts[d].refresh_work();
                 }
                 s.found.place(spot, card, d as u8, now);
                 s.on_found[d] |= 1u64 << v;
@@ -681,12 +671,12 @@ pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
             }
             let stack = take(cfg, l, from);
             l.work[to as usize].push_all(stack.cards());
-            l.work_changed(from.work_bit() | 1 << to);
+            l.refresh_work();
         }
         NertsAction::Fill { from, to } => {
             let stack = take(cfg, l, from);
             l.work[to as usize].push_all(stack.cards());
-            l.work_changed(from.work_bit() | 1 << to);
+            l.refresh_work();
         }
         NertsAction::SlipUnder { from, pile, decl } => {
             let v = take(cfg, l, from).cards[0];
@@ -694,7 +684,7 @@ pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
                 l.joker_fixed[(v - 52) as usize] = decl.joker;
             }
             l.slip_under(pile as usize, v);
-            l.work_changed(1 << pile);
+            l.refresh_work();
         }
         NertsAction::FlipNerts => l.nerts_up = true,
         NertsAction::FlipStock => l.flip_stock(cfg),

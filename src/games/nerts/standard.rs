@@ -12,8 +12,8 @@
 //! Stuck detection (NERTS-STUCK-1) works the same way on the four work tops.
 //!
 //! Which piles the stacks of each work pile build on is kept in the layout
-//! ([`StackTargets`]) and updated for the piles an action changes, so a list does not
-//! look for stack moves again after an action that left the work piles alone.
+//! ([`StackTargets`]) and computed again when an action changes a work pile, so a list
+//! does not look for stack moves again after an action that left the work piles alone.
 //!
 //! The list is the general one ([`NertsRules::legal`] with Jokers), action for action
 //! and in the same order: the random-play tests (`src/games/nerts/tests/random_play.rs`) compare the
@@ -208,36 +208,19 @@ impl StackTargets {
     /// Four empty slots: no stack.
     pub const EMPTY: StackTargets = StackTargets { bits: 0 };
 
-    /// The stack targets of `l`'s work piles.
+    /// The stack targets of `l`'s work piles: each pile with cards onto each other
+    /// pile whose top a card of it builds on ([`depth_onto`]).
     pub fn of(l: &Layout) -> StackTargets {
-        StackTargets::EMPTY.after_change(l, 0xF)
-    }
-
-    /// The stack targets of `l`'s work piles, given `self`, those of the layout before
-    /// the piles in `changed` (bit per pile) changed. Whether a stack of pile `from`
-    /// builds on pile `to` depends only on the cards of `from` and the top of `to`: so
-    /// a changed pile's stacks are looked for onto every pile, another pile's only onto
-    /// the changed piles, and the rest is kept.
-    pub(super) fn after_change(self, l: &Layout, changed: u8) -> StackTargets {
         let tops = work_tops(l);
-        let mut bits = self.bits;
+        let mut bits = 0u16;
         for (from, w) in l.work.iter().enumerate() {
-            let redo = if changed >> from & 1 == 1 { 0xF } else { changed };
-            bits &= !(u16::from(redo) << (4 * from));
             // A pile holding a Joker (only on a table with Jokers, whose general list
             // does not read these targets) is left building on nothing.
-            if w.len == 0 || w.has_joker() {
+            if w.has_joker() {
                 continue;
             }
-            let mut onto = redo & !(1 << from);
-            while onto != 0 {
-                let to = onto.trailing_zeros() as usize;
-                onto &= onto - 1;
-                let t = tops[to];
-                if t >= 52 {
-                    continue; // an empty slot (NONE) or a Joker top: nothing builds on it
-                }
-                if depth_onto(w, w.len, t).is_some() {
+            for (to, &t) in tops.iter().enumerate() {
+                if to != from && depth_onto(w, w.len, t).is_some() {
                     bits |= 1 << (4 * from + to);
                 }
             }
@@ -268,19 +251,36 @@ impl Layout {
     }
 }
 
-/// The depth of the card of work pile `w` (no Joker) that builds on the standard top
-/// card `t`, if it is among the first `depths`. A pile is a run from its base, one rank
-/// lower and the other colour per card (NERTS-INV-6), so only the card of the rank below
-/// the top's can, at depth `base rank - that rank`, and its colour is the base's flipped
-/// once per step (the random-play tests compare the lists this gives with the general
-/// matching of the cards themselves).
+/// The depth of the card of work pile `w` (no Joker) that builds on the top card `t`,
+/// if it is among the first `depths` (none for an empty pile, or when `t` is [`NONE`] or
+/// a Joker). A pile is a run from its base, one rank lower and the other colour per
+/// card (NERTS-INV-6): each step flips both the colour and the rank's parity, so every
+/// card of the run has its top's [`RUN_KEY`] class, and so has a top one rank above one
+/// of them and of the other colour. So a card builds on `t` when `t` is of the pile's
+/// class and its rank is `diff` = 1 to `len` above the pile's top; that card lies
+/// `diff - 1` cards under the top, at depth `len - diff` (the random-play tests compare
+/// the lists this gives with the general matching of the cards themselves).
 #[inline]
 fn depth_onto(w: &WorkPile, depths: u8, t: u8) -> Option<u8> {
-    let base = w.standard_card(0);
-    let wanted = rank(t) - 1; // 0 under an Ace: never in a pile
-    let depth = rank(base).wrapping_sub(wanted); // above 13 when the top is higher than the base
-    (wanted >= 1 && depth < depths && (red(base) != (depth & 1 == 1)) != red(t)).then_some(depth)
+    let diff = RUN_KEY[t as usize].wrapping_sub(RUN_KEY[w.top_or_none() as usize]);
+    let depth = w.len.wrapping_sub(diff);
+    (diff.wrapping_sub(1) < w.len && depth < depths).then_some(depth)
 }
+
+/// Per card value, the key [`depth_onto`] compares: a standard card's rank (1 to 13),
+/// plus 64 when its class (red xor odd rank) is 1; 200 for a Joker or [`NONE`]. Two keys
+/// differ by 1 to 13 only for two standard cards of one class, by their ranks' difference
+/// (another class, or a Joker or [`NONE`] on either side, puts them 51 or more apart,
+/// counted modulo 256).
+const RUN_KEY: [u8; 256] = {
+    let mut key = [200u8; 256];
+    let mut v = 0;
+    while v < 52 {
+        key[v as usize] = rank(v) + if red(v) ^ (rank(v) % 2 == 1) { 64 } else { 0 };
+        v += 1;
+    }
+    key
+};
 
 /// The stacks of work pile `w` (stacks from depths `0..depths`) that build on the tops
 /// of the piles in `onto` (bit per pile, none empty), as bit `4 * depth + pile` each: in
@@ -396,4 +396,37 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`depth_onto`] finds the depth of the card that builds on the top by
+    /// [`builds_on`], on runs from every base of every length with mixed suits, from
+    /// every number of depths, onto every card, a Joker and an empty slot.
+    #[test]
+    fn depth_onto_finds_the_card_that_builds_on_the_top() {
+        for base in 0..52u8 {
+            for pattern in 0..4u32 {
+                let mut cards = vec![base];
+                while rank(*cards.last().unwrap()) > 1 {
+                    let top = *cards.last().unwrap();
+                    let suits: [u8; 2] = if red(top) { [0, 3] } else { [1, 2] };
+                    cards.push(top - 4 - top % 4 + suits[(pattern >> (cards.len() % 2)) as usize & 1]);
+                }
+                for len in 1..=cards.len() {
+                    let mut w = WorkPile::EMPTY;
+                    w.push_all(&cards[..len]);
+                    for depths in 1..=len as u8 {
+                        for t in (0..54u8).chain([NONE]) {
+                            let fits = (0..depths).find(|&d| t < 52 && builds_on(Card(t)) >> cards[d as usize] & 1 == 1);
+                            assert_eq!(depth_onto(&w, depths, t), fits, "base {base}, {len} cards, {depths} depths, top {t}");
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(depth_onto(&WorkPile::EMPTY, 0, 5), None, "an empty slot");
+    }
 }

@@ -343,12 +343,6 @@ impl Layout {
         self.stack_targets = StackTargets::of(self);
     }
 
-    /// [`Layout::refresh_work`] after a change to the work piles in `piles` (bit per
-    /// pile) only, the others as they were when it was last refreshed.
-    pub(super) fn work_changed(&mut self, piles: u8) {
-        self.stack_targets = self.stack_targets.after_change(self, piles);
-    }
-
     /// The Nerts pile's top card if it is face-up and playable (NERTS-NPILE-1).
     pub fn nerts_top(&self) -> Option<u8> {
         (self.nerts_len > 0 && self.nerts_up).then(|| self.nerts[self.nerts_len as usize - 1])
