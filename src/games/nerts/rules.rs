@@ -67,6 +67,18 @@ pub enum Source {
     },
 }
 
+impl Source {
+    /// The lock bit of the pile it takes from (NERTS-PART-3).
+    #[inline]
+    fn lock_bit(self) -> u8 {
+        match self {
+            Source::Nerts => LOCK_NERTS,
+            Source::Waste => LOCK_STOCK,
+            Source::Work { pile, .. } => 1 << pile,
+        }
+    }
+}
+
 /// Declarations a Joker needs (NERTS-JOKER-3..5): [`NONE`] where none is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Decl {
@@ -161,10 +173,23 @@ pub enum ActionKind {
 
 impl NertsAction {
     /// Where the action's card(s) come from, if it moves any out of a pile.
+    #[inline]
     pub fn source(self) -> Option<Source> {
+        self.parts().0
+    }
+    /// The action's source ([`NertsAction::source`]) and the lock bits of the other
+    /// piles it uses (its target, or the pile a flip turns): what [`NertsAction::source`]
+    /// and [`NertsAction::resources`] read, in one match for the hand's
+    /// [`NertsRules::lift`] and [`NertsRules::put_back`].
+    #[inline]
+    fn parts(self) -> (Option<Source>, u8) {
         match self {
-            NertsAction::ToFoundation { from, .. } | NertsAction::Build { from, .. } | NertsAction::Fill { from, .. } | NertsAction::SlipUnder { from, .. } => Some(from),
-            _ => None,
+            NertsAction::ToFoundation { from, .. } => (Some(from), 0),
+            NertsAction::Build { from, to, .. } | NertsAction::Fill { from, to } => (Some(from), 1 << to),
+            NertsAction::SlipUnder { from, pile, .. } => (Some(from), 1 << pile),
+            NertsAction::FlipNerts => (None, LOCK_NERTS),
+            NertsAction::FlipStock | NertsAction::Recycle | NertsAction::Rotate => (None, LOCK_STOCK),
+            NertsAction::CallNerts => (None, 0),
         }
     }
     /// The action's type (NERTS-RT-3).
@@ -198,20 +223,10 @@ impl NertsAction {
         }
     }
     /// The piles the action takes from or places on, as lock bits (NERTS-PART-3).
+    #[inline]
     pub fn resources(self) -> u8 {
-        let src = |from: Source| match from {
-            Source::Nerts => LOCK_NERTS,
-            Source::Waste => LOCK_STOCK,
-            Source::Work { pile, .. } => 1 << pile,
-        };
-        match self {
-            NertsAction::ToFoundation { from, .. } => src(from),
-            NertsAction::Build { from, to, .. } | NertsAction::Fill { from, to } => src(from) | 1 << to,
-            NertsAction::SlipUnder { from, pile, .. } => src(from) | 1 << pile,
-            NertsAction::FlipNerts => LOCK_NERTS,
-            NertsAction::FlipStock | NertsAction::Recycle | NertsAction::Rotate => LOCK_STOCK,
-            NertsAction::CallNerts => 0,
-        }
+        let (from, others) = self.parts();
+        others | from.map_or(0, Source::lock_bit)
     }
 }
 
@@ -441,7 +456,7 @@ impl NertsRules {
     /// True if the action counts as progress for stall detection: the progress moves of
     /// NERTS-STUCK-2, and the call (an in-flight call must not be called off).
     pub fn is_progress(&self, a: NertsAction) -> bool {
-        a.is_progress_move() || a == NertsAction::CallNerts
+        a.is_progress_move() || matches!(a, NertsAction::CallNerts)
     }
 
     /// True if seat `p` is not stuck (NERTS-STUCK-1) and may still act (no call yet).
@@ -452,7 +467,8 @@ impl NertsRules {
     /// Cards seat `p` scans for a move: the playable tops (Nerts, waste, work piles).
     pub fn candidates(&self, s: &NertsState, p: usize) -> u32 {
         let l = s.layout(p);
-        (l.nerts_top().is_some() as u32 + l.waste_top().is_some() as u32 + l.work.iter().filter(|w| !w.is_empty()).count() as u32).max(1)
+        let tops = (l.nerts_len > 0 && l.nerts_up) as u32 + (l.waste_len > 0) as u32; // `nerts_top`, `waste_top`
+        (tops + l.work.iter().map(|w| (w.len > 0) as u32).sum::<u32>()).max(1)
     }
 
     /// Cards the action carries in the hand (NERTS-RT-2: one, except a stack move, a
@@ -483,8 +499,9 @@ impl NertsRules {
     pub fn lift(&self, s: &mut NertsState, p: usize, a: NertsAction) {
         let l = &mut s.layouts[s.layout_of[p] as usize];
         debug_assert!(l.locks & a.resources() == 0, "NERTS-PART-3: {a:?} needs a locked pile");
-        l.locks |= a.resources();
-        match a.source() {
+        let (from, others) = a.parts();
+        l.locks |= others | from.map_or(0, Source::lock_bit);
+        match from {
             Some(Source::Nerts) => l.nerts_held = true,
             Some(Source::Waste) => l.waste_held = true,
             Some(Source::Work { pile, depth }) => l.work[pile as usize].held = l.work[pile as usize].len - depth,
@@ -495,10 +512,12 @@ impl NertsRules {
     /// Puts a rejected or cancelled action's card(s) back where they came from: nothing
     /// moved, so the piles are as before the play (NERTS-RT-5, NERTS-NPILE-3,
     /// NERTS-STOCK-4).
+    #[inline]
     pub fn put_back(&self, s: &mut NertsState, p: usize, a: NertsAction) {
         let l = &mut s.layouts[s.layout_of[p] as usize];
-        l.locks &= !a.resources();
-        match a.source() {
+        let (from, others) = a.parts();
+        l.locks &= !(others | from.map_or(0, Source::lock_bit));
+        match from {
             Some(Source::Nerts) => l.nerts_held = false,
             Some(Source::Waste) => l.waste_held = false,
             Some(Source::Work { pile, .. }) => l.work[pile as usize].held = 0,
