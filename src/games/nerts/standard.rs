@@ -42,9 +42,17 @@ const fn red(v: u8) -> bool {
 /// 0`): the list [`NertsRules::legal`] writes, in its order.
 #[inline]
 pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize, out: &mut ArrayVec<NertsAction, N>) {
+    let fits = legal_if_fits(rules, s, p, out);
+    assert!(fits, "a list of {N} actions holds every list without Jokers");
+}
+
+/// [`legal`] when the list surely fits in what `out` has left ([`most_actions`]): writes
+/// it and returns true; otherwise writes nothing and returns false.
+#[inline]
+pub(super) fn legal_if_fits<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize, out: &mut ArrayVec<NertsAction, N>) -> bool {
     debug_assert_eq!(s.jokers, 0, "the standard-card list on a table with Jokers");
     if s.called != NONE {
-        return;
+        return true;
     }
     let cfg = &rules.cfg;
     let l = s.layout(p);
@@ -84,6 +92,9 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
                 empty = Some(i as u8);
             }
         }
+    }
+    if out.len() + most_actions(l, empty.is_some()) > N {
+        return false;
     }
     let mut proof = false; // an action listed shows the layout not stuck (shows_not_stuck)
     for &(from, v) in singles {
@@ -176,16 +187,17 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
     if l.nerts_len == 0 {
         out.push(NertsAction::CallNerts);
     }
+    true
 }
 
-/// An upper bound on the length of seat `p`'s list on a table without Jokers: 45 actions
-/// besides stacks moved into an empty slot (the engine's first tier holds at most 40, see
-/// `super::engine`; 45 leaves a margin), plus, when a slot is free, one such move per card
-/// above a pile's base.
+/// An upper bound on the length of a list of layout `l` on a table without Jokers: 45
+/// actions besides stacks moved into an empty slot (the engine's first tier holds at
+/// most 40, see `super::engine`; 45 leaves a margin), plus, when a slot is free
+/// (`free_empty`, [`Layout::free_empty_slot`]), one such move per card above a pile's
+/// base.
 #[inline]
-pub(super) fn most_actions(s: &NertsState, p: usize) -> usize {
-    let l = s.layout(p);
-    let fills = if l.free_empty_slot().is_some() { l.work.iter().map(|w| w.len.saturating_sub(1) as usize).sum() } else { 0 };
+fn most_actions(l: &Layout, free_empty: bool) -> usize {
+    let fills = if free_empty { l.work.iter().map(|w| w.len.saturating_sub(1) as usize).sum() } else { 0 };
     45 + fills
 }
 

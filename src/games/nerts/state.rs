@@ -513,18 +513,23 @@ impl Layout {
         // The walk from waste length `from`, its waste tops added to `tops`; true as
         // soon as one is in `stop`.
         let walk = |from: u8, tops: &mut u64| {
+            // The first waste length with a top: `from`, or `f` after the first flip
+            // from an empty waste (none when stock and waste hold less than a packet).
             let mut w = from;
-            loop {
-                if w > 0 {
+            if w == 0 && n >= f {
+                w = f;
+            }
+            if w > 0 {
+                loop {
                     *tops |= 1u64 << self.sw[w as usize - 1];
                     if *tops & stop != 0 {
                         return true;
                     }
+                    if n - w < f {
+                        break;
+                    }
+                    w += f;
                 }
-                if n - w < f {
-                    break;
-                }
-                w += f;
             }
             if w < n && packet(cfg, n, w).is_some() {
                 *tops |= 1u64 << self.sw[n as usize - 1];
