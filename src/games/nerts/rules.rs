@@ -67,18 +67,6 @@ pub enum Source {
     },
 }
 
-impl Source {
-    /// The lock bit of the pile it takes from (NERTS-PART-3).
-    #[inline]
-    fn lock_bit(self) -> u8 {
-        match self {
-            Source::Nerts => LOCK_NERTS,
-            Source::Waste => LOCK_STOCK,
-            Source::Work { pile, .. } => 1 << pile,
-        }
-    }
-}
-
 /// Declarations a Joker needs (NERTS-JOKER-3..5): [`NONE`] where none is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Decl {
@@ -173,23 +161,10 @@ pub enum ActionKind {
 
 impl NertsAction {
     /// Where the action's card(s) come from, if it moves any out of a pile.
-    #[inline]
     pub fn source(self) -> Option<Source> {
-        self.parts().0
-    }
-    /// The action's source ([`NertsAction::source`]) and the lock bits of the other
-    /// piles it uses (its target, or the pile a flip turns): what [`NertsAction::source`]
-    /// and [`NertsAction::resources`] read, in one match for the hand's
-    /// [`NertsRules::lift`] and [`NertsRules::put_back`].
-    #[inline]
-    fn parts(self) -> (Option<Source>, u8) {
         match self {
-            NertsAction::ToFoundation { from, .. } => (Some(from), 0),
-            NertsAction::Build { from, to, .. } | NertsAction::Fill { from, to } => (Some(from), 1 << to),
-            NertsAction::SlipUnder { from, pile, .. } => (Some(from), 1 << pile),
-            NertsAction::FlipNerts => (None, LOCK_NERTS),
-            NertsAction::FlipStock | NertsAction::Recycle | NertsAction::Rotate => (None, LOCK_STOCK),
-            NertsAction::CallNerts => (None, 0),
+            NertsAction::ToFoundation { from, .. } | NertsAction::Build { from, .. } | NertsAction::Fill { from, .. } | NertsAction::SlipUnder { from, .. } => Some(from),
+            _ => None,
         }
     }
     /// The action's type (NERTS-RT-3).
@@ -223,10 +198,20 @@ impl NertsAction {
         }
     }
     /// The piles the action takes from or places on, as lock bits (NERTS-PART-3).
-    #[inline]
     pub fn resources(self) -> u8 {
-        let (from, others) = self.parts();
-        others | from.map_or(0, Source::lock_bit)
+        let src = |from: Source| match from {
+            Source::Nerts => LOCK_NERTS,
+            Source::Waste => LOCK_STOCK,
+            Source::Work { pile, .. } => 1 << pile,
+        };
+        match self {
+            NertsAction::ToFoundation { from, .. } => src(from),
+            NertsAction::Build { from, to, .. } | NertsAction::Fill { from, to } => src(from) | 1 << to,
+            NertsAction::SlipUnder { from, pile, .. } => src(from) | 1 << pile,
+            NertsAction::FlipNerts => LOCK_NERTS,
+            NertsAction::FlipStock | NertsAction::Recycle | NertsAction::Rotate => LOCK_STOCK,
+            NertsAction::CallNerts => 0,
+        }
     }
 }
 
@@ -499,9 +484,8 @@ impl NertsRules {
     pub fn lift(&self, s: &mut NertsState, p: usize, a: NertsAction) {
         let l = &mut s.layouts[s.layout_of[p] as usize];
         debug_assert!(l.locks & a.resources() == 0, "NERTS-PART-3: {a:?} needs a locked pile");
-        let (from, others) = a.parts();
-        l.locks |= others | from.map_or(0, Source::lock_bit);
-        match from {
+        l.locks |= a.resources();
+        match a.source() {
             Some(Source::Nerts) => l.nerts_held = true,
             Some(Source::Waste) => l.waste_held = true,
             Some(Source::Work { pile, depth }) => l.work[pile as usize].held = l.work[pile as usize].len - depth,
@@ -512,12 +496,10 @@ impl NertsRules {
     /// Puts a rejected or cancelled action's card(s) back where they came from: nothing
     /// moved, so the piles are as before the play (NERTS-RT-5, NERTS-NPILE-3,
     /// NERTS-STOCK-4).
-    #[inline]
     pub fn put_back(&self, s: &mut NertsState, p: usize, a: NertsAction) {
         let l = &mut s.layouts[s.layout_of[p] as usize];
-        let (from, others) = a.parts();
-        l.locks &= !(others | from.map_or(0, Source::lock_bit));
-        match from {
+        l.locks &= !a.resources();
+        match a.source() {
             Some(Source::Nerts) => l.nerts_held = false,
             Some(Source::Waste) => l.waste_held = false,
             Some(Source::Work { pile, .. }) => l.work[pile as usize].held = 0,
