@@ -221,20 +221,21 @@ impl StackTargets {
     pub const EMPTY: StackTargets = StackTargets { bits: 0 };
 
     /// The stack targets of `l`'s work piles: each pile with cards onto each other
-    /// pile whose top a card of it builds on ([`depth_onto`]).
+    /// pile whose top a card of it builds on ([`depth_onto`] from every depth, its test
+    /// written out on the piles' [`RUN_KEY`]s read once each).
     pub fn of(l: &Layout) -> StackTargets {
-        let tops = work_tops(l);
+        let keys = l.work.each_ref().map(|w| RUN_KEY[w.top_or_none() as usize]);
+        // A pile holding a Joker (only on a table with Jokers, whose general list does
+        // not read these targets) is taken as empty: it builds on nothing.
+        let lens = l.work.each_ref().map(|w| if w.has_joker() { 0 } else { w.len });
         let mut bits = 0u16;
-        for (from, w) in l.work.iter().enumerate() {
-            // A pile holding a Joker (only on a table with Jokers, whose general list
-            // does not read these targets) is left building on nothing.
-            if w.has_joker() {
-                continue;
-            }
-            for (to, &t) in tops.iter().enumerate() {
-                if to != from && depth_onto(w, w.len, t).is_some() {
-                    bits |= 1 << (4 * from + to);
-                }
+        for from in 0..WORK_PILES {
+            for to in 0..WORK_PILES {
+                // `depth_onto(w, w.len, t).is_some()`: the top `t` is 1 to `len` ranks
+                // above the pile's top, in its class.
+                let builds = to != from && keys[to].wrapping_sub(keys[from]).wrapping_sub(1) < lens[from];
+                debug_assert_eq!(builds, to != from && lens[from] > 0 && depth_onto(&l.work[from], lens[from], l.work[to].top_or_none()).is_some());
+                bits |= u16::from(builds) << (4 * from + to);
             }
         }
         StackTargets { bits }
