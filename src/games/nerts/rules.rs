@@ -638,6 +638,7 @@ impl NertsRules {
 }
 
 /// Removes the card(s) of `from` from layout `l` (nothing is checked).
+#[inline]
 fn take(cfg: &NertsConfig, l: &mut Layout, from: Source) -> Stack {
     match from {
         Source::Nerts => Stack::one(l.take_nerts()),
@@ -782,6 +783,29 @@ pub(super) fn builds_on(t: Card) -> u64 {
     BUILDS_ON[t.0 as usize]
 }
 
+/// The standard cards a standard card `c` builds on with no declaration (one rank
+/// higher, the other colour; none for a King), as a bit set: the tops `t` whose
+/// [`builds_on`] holds `c`.
+#[inline]
+pub(super) fn builds_onto(c: Card) -> u64 {
+    BUILDS_ONTO[c.0 as usize]
+}
+
+/// [`builds_onto`] of each standard card value: [`BUILDS_ON`] read the other way.
+const BUILDS_ONTO: [u64; 52] = {
+    let mut table = [0u64; 52];
+    let mut t = 0;
+    while t < 52 {
+        let mut on = BUILDS_ON[t];
+        while on != 0 {
+            table[on.trailing_zeros() as usize] |= 1 << t;
+            on &= on - 1;
+        }
+        t += 1;
+    }
+    table
+};
+
 /// [`builds_on`] of each standard card value: nothing on an Ace; on a red card the black
 /// suits (clubs, spades) one rank lower, on a black card the red ones (diamonds, hearts).
 const BUILDS_ON: [u64; 52] = {
@@ -882,12 +906,13 @@ mod mask_tests {
     /// NERTS-WORK-2 by bit set: `builds_on` lists exactly the standard cards that
     /// [`place_options`] lets build on a standard card with no declaration.
     #[test]
-    fn builds_on_agrees_with_place_options() {
+    fn builds_on_and_builds_onto_agree_with_place_options() {
         for t in 0..52 {
             for b in 0..52 {
                 let mut fits = false;
                 place_options(Eff::Card(Card(b)), Eff::Card(Card(t)), |d| fits |= d == Decl::NONE);
                 assert_eq!(builds_on(Card(t)) >> b & 1 == 1, fits, "{b} on {t}");
+                assert_eq!(builds_onto(Card(b)) >> t & 1 == 1, fits, "{b} onto {t}");
             }
         }
     }
