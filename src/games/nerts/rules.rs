@@ -648,8 +648,24 @@ fn take(cfg: &NertsConfig, l: &mut Layout, from: Source) -> Stack {
 }
 
 /// Applies an action that stays within layout `l` (everything but foundation plays and
-/// the call), with its Joker declarations.
+/// the call), with its Joker declarations. The flips, half of the actions landed, are a
+/// line each and inlined where this is called; the moves of cards are
+/// [`move_in_layout`]'s.
+#[inline]
 pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
+    match a {
+        NertsAction::FlipNerts => l.nerts_up = true,
+        NertsAction::FlipStock => l.flip_stock(cfg),
+        NertsAction::Recycle => l.recycle(),
+        NertsAction::Rotate => l.rotate(),
+        _ => move_in_layout(cfg, l, a),
+    }
+}
+
+/// [`apply_in_layout`] for an action that moves cards within layout `l`: a build, a
+/// fill, a slip-under. Not inlined: its register saves would weigh on every flip.
+#[inline(never)]
+fn move_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
     match a {
         NertsAction::Build { from, to, decl } => {
             let (v, e) = NertsRules::source_card(l, from).expect("the source has a card");
@@ -688,11 +704,7 @@ pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
             l.slip_under(pile as usize, v);
             l.refresh_work();
         }
-        NertsAction::FlipNerts => l.nerts_up = true,
-        NertsAction::FlipStock => l.flip_stock(cfg),
-        NertsAction::Recycle => l.recycle(),
-        NertsAction::Rotate => l.rotate(),
-        NertsAction::ToFoundation { .. } | NertsAction::CallNerts => unreachable!("not a layout move: {a:?}"),
+        _ => unreachable!("not a move of cards within a layout: {a:?}"),
     }
 }
 
