@@ -328,33 +328,37 @@ pub(super) fn layout_stuck(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
     stuck_with_tops(cfg, l, needs, &work_tops(l))
 }
 
-/// [`layout_stuck`] given the layout's work tops ([`work_tops`]).
+/// Where a loose card goes with the work tops `tops` (a foundation taking `needs`, or a
+/// work top), and the piles with cards (bit per pile); `None` when a work top goes to a
+/// foundation (NERTS-STUCK-1 item 2).
+#[inline]
+fn takes_with(needs: u64, tops: &[u8; WORK_PILES]) -> Option<(u64, u8)> {
+    let mut takes = needs;
+    let mut filled = 0u8;
+    for (i, &t) in tops.iter().enumerate() {
+        if t != NONE {
+            if needs >> t & 1 == 1 {
+                return None;
+            }
+            takes |= builds_on(Card(t));
+            filled |= 1 << i;
+        }
+    }
+    Some((takes, filled))
+}
+
+/// [`layout_stuck`] given the layout's work tops ([`work_tops`]): items 1-3 on the
+/// layout as it is here, inlined into the list; the moves between work piles, which
+/// few calls reach, in [`stuck_after_moves`].
+#[inline]
 fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_PILES]) -> bool {
-    let tops = *tops;
     let nerts = (l.nerts_len > 0).then(|| l.nerts[l.nerts_len as usize - 1]);
     if nerts.is_some() && !l.nerts_up {
         return false; // a Nerts card to turn up
     }
-    // Where a loose card goes with these work tops (a foundation or a work top), and
-    // the piles with cards (bit per pile), or `None` when a work top goes to a
-    // foundation (item 2).
-    let takes_with = |tops: &[u8; WORK_PILES]| {
-        let mut takes = needs;
-        let mut filled = 0u8;
-        for (i, &t) in tops.iter().enumerate() {
-            if t != NONE {
-                if needs >> t & 1 == 1 {
-                    return None;
-                }
-                takes |= builds_on(Card(t));
-                filled |= 1 << i;
-            }
-        }
-        Some((takes, filled))
-    };
     // Items 1-3 on the layout as it is. The stock's pass is walked only up to its first
-    // card with a place: when it has none, `pass` is the whole pass, for the moves below.
-    let Some((takes, filled)) = takes_with(&tops) else { return false };
+    // card with a place: when it has none, `pass` is the whole pass, for the moves.
+    let Some((takes, filled)) = takes_with(needs, tops) else { return false };
     let empties = WORK_PILES - filled.count_ones() as usize;
     if nerts.is_some_and(|v| empties > 0 || takes >> v & 1 == 1) {
         return false;
@@ -371,8 +375,22 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
     } else {
         None
     };
+    // No stack builds anywhere and no empty slot: no move between work piles.
+    if empties == 0 && !l.stack_targets().any() {
+        return true;
+    }
+    stuck_after_moves(cfg, l, needs, tops, nerts, pass, filled)
+}
+
+/// The rest of [`stuck_with_tops`]: items 1-3 after each move between work piles, given
+/// the Nerts top, the stock's whole pass and the piles with cards (`filled`). Out of
+/// line: most calls end before it.
+#[inline(never)]
+fn stuck_after_moves(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_PILES], nerts: Option<u8>, pass: Option<u64>, filled: u8) -> bool {
+    let tops = *tops;
+    let empties = WORK_PILES - filled.count_ones() as usize;
     // Items 1-3 with other work tops and an empty slot or not.
-    let useful = |tops: &[u8; WORK_PILES], empty: bool| match takes_with(tops) {
+    let useful = |tops: &[u8; WORK_PILES], empty: bool| match takes_with(needs, tops) {
         None => true,
         Some((takes, _)) => nerts.is_some_and(|v| empty || takes >> v & 1 == 1) || pass.is_some_and(|p| empty || p & takes != 0),
     };
