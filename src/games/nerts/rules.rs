@@ -650,7 +650,7 @@ fn take(cfg: &NertsConfig, l: &mut Layout, from: Source) -> Stack {
 /// Applies an action that stays within layout `l` (everything but foundation plays and
 /// the call), with its Joker declarations. The flips, half of the actions landed, are a
 /// line each and inlined where this is called; the moves of cards are
-/// [`move_in_layout`]'s.
+/// `move_in_layout`'s.
 #[inline]
 pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
     match a {
