@@ -511,6 +511,7 @@ impl NertsRules {
     /// needs a foundation that takes it (or a tie within the window, NERTS-RT-6); a
     /// slip-under needs its empty slot, which a partner may have filled. Other moves
     /// stay within the layout on locked piles and cannot conflict (NERTS-RT-4).
+    #[inline]
     pub fn still_legal(&self, s: &NertsState, p: usize, a: NertsAction, now: Micros) -> bool {
         let d = s.layout_of[p];
         match a {
