@@ -504,6 +504,7 @@ impl Layout {
     /// (bit per value): the cards walked so far, which then meet `stop`; when none of
     /// the pass is in `stop`, the whole pass. For a test that needs only one card of
     /// the pass with a place, and the whole pass when there is none.
+    #[inline]
     pub fn pass_tops_until(&self, cfg: &NertsConfig, stop: u64) -> u64 {
         let n = self.sw_len;
         if n == 0 {
