@@ -52,9 +52,8 @@ fn tier(s: &NertsState, p: usize, a: NertsAction) -> u8 {
 /// Writes the bounded subset of seat `p`'s legal actions into `out` (see the module
 /// documentation); `all` is scratch space for the core's full list.
 pub fn bounded_legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize, out: &mut arrayvec::ArrayVec<NertsAction, N>) {
-    if s.jokers == 0 && out.is_empty() && super::standard::most_actions(s, p) <= N {
+    if s.jokers == 0 && out.is_empty() && super::standard::legal_if_fits(rules, s, p, out) {
         // The whole list fits: written in place, in the core's order.
-        super::standard::legal(rules, s, p, out);
         return;
     }
     let mut all = NertsActions::new();

@@ -67,16 +67,6 @@ pub enum Source {
     },
 }
 
-impl Source {
-    /// The work pile it takes from as a bit per pile (none for the Nerts and waste tops).
-    fn work_bit(self) -> u8 {
-        match self {
-            Source::Work { pile, .. } => 1 << pile,
-            Source::Nerts | Source::Waste => 0,
-        }
-    }
-}
-
 /// Declarations a Joker needs (NERTS-JOKER-3..5): [`NONE`] where none is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Decl {
@@ -451,7 +441,7 @@ impl NertsRules {
     /// True if the action counts as progress for stall detection: the progress moves of
     /// NERTS-STUCK-2, and the call (an in-flight call must not be called off).
     pub fn is_progress(&self, a: NertsAction) -> bool {
-        a.is_progress_move() || a == NertsAction::CallNerts
+        a.is_progress_move() || matches!(a, NertsAction::CallNerts)
     }
 
     /// True if seat `p` is not stuck (NERTS-STUCK-1) and may still act (no call yet).
@@ -462,7 +452,8 @@ impl NertsRules {
     /// Cards seat `p` scans for a move: the playable tops (Nerts, waste, work piles).
     pub fn candidates(&self, s: &NertsState, p: usize) -> u32 {
         let l = s.layout(p);
-        (l.nerts_top().is_some() as u32 + l.waste_top().is_some() as u32 + l.work.iter().filter(|w| !w.is_empty()).count() as u32).max(1)
+        let tops = (l.nerts_len > 0 && l.nerts_up) as u32 + (l.waste_len > 0) as u32; // `nerts_top`, `waste_top`
+        (tops + l.work.iter().map(|w| (w.len > 0) as u32).sum::<u32>()).max(1)
     }
 
     /// Cards the action carries in the hand (NERTS-RT-2: one, except a stack move, a
@@ -520,6 +511,7 @@ impl NertsRules {
     /// needs a foundation that takes it (or a tie within the window, NERTS-RT-6); a
     /// slip-under needs its empty slot, which a partner may have filled. Other moves
     /// stay within the layout on locked piles and cannot conflict (NERTS-RT-4).
+    #[inline]
     pub fn still_legal(&self, s: &NertsState, p: usize, a: NertsAction, now: Micros) -> bool {
         let d = s.layout_of[p];
         match a {
@@ -549,8 +541,8 @@ impl NertsRules {
             NertsAction::ToFoundation { from, card } => {
                 let spot = spot.expect("found above");
                 let v = take(&self.cfg, &mut s.layouts[d], from).cards[0];
-                if let Source::Work { pile, .. } = from {
-                    s.layouts[d].work_changed(1 << pile);
+                if matches!(from, Source::Work { .. }) {
+                    s.layouts[d].refresh_work();
                 }
                 s.found.place(spot, card, d as u8, now);
                 s.on_found[d] |= 1u64 << v;
@@ -647,6 +639,7 @@ impl NertsRules {
 }
 
 /// Removes the card(s) of `from` from layout `l` (nothing is checked).
+#[inline]
 fn take(cfg: &NertsConfig, l: &mut Layout, from: Source) -> Stack {
     match from {
         Source::Nerts => Stack::one(l.take_nerts()),
@@ -656,8 +649,24 @@ fn take(cfg: &NertsConfig, l: &mut Layout, from: Source) -> Stack {
 }
 
 /// Applies an action that stays within layout `l` (everything but foundation plays and
-/// the call), with its Joker declarations.
+/// the call), with its Joker declarations. The flips, half of the actions landed, are a
+/// line each and inlined where this is called; the moves of cards are
+/// `move_in_layout`'s.
+#[inline]
 pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
+    match a {
+        NertsAction::FlipNerts => l.nerts_up = true,
+        NertsAction::FlipStock => l.flip_stock(cfg),
+        NertsAction::Recycle => l.recycle(),
+        NertsAction::Rotate => l.rotate(),
+        _ => move_in_layout(cfg, l, a),
+    }
+}
+
+/// [`apply_in_layout`] for an action that moves cards within layout `l`: a build, a
+/// fill, a slip-under. Not inlined: its register saves would weigh on every flip.
+#[inline(never)]
+fn move_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
     match a {
         NertsAction::Build { from, to, decl } => {
             let (v, e) = NertsRules::source_card(l, from).expect("the source has a card");
@@ -681,12 +690,12 @@ pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
             }
             let stack = take(cfg, l, from);
             l.work[to as usize].push_all(stack.cards());
-            l.work_changed(from.work_bit() | 1 << to);
+            l.refresh_work();
         }
         NertsAction::Fill { from, to } => {
             let stack = take(cfg, l, from);
             l.work[to as usize].push_all(stack.cards());
-            l.work_changed(from.work_bit() | 1 << to);
+            l.refresh_work();
         }
         NertsAction::SlipUnder { from, pile, decl } => {
             let v = take(cfg, l, from).cards[0];
@@ -694,13 +703,9 @@ pub fn apply_in_layout(cfg: &NertsConfig, l: &mut Layout, a: NertsAction) {
                 l.joker_fixed[(v - 52) as usize] = decl.joker;
             }
             l.slip_under(pile as usize, v);
-            l.work_changed(1 << pile);
+            l.refresh_work();
         }
-        NertsAction::FlipNerts => l.nerts_up = true,
-        NertsAction::FlipStock => l.flip_stock(cfg),
-        NertsAction::Recycle => l.recycle(),
-        NertsAction::Rotate => l.rotate(),
-        NertsAction::ToFoundation { .. } | NertsAction::CallNerts => unreachable!("not a layout move: {a:?}"),
+        _ => unreachable!("not a move of cards within a layout: {a:?}"),
     }
 }
 
@@ -790,6 +795,29 @@ pub(super) fn builds_on_tops(l: &Layout) -> Option<u64> {
 pub(super) fn builds_on(t: Card) -> u64 {
     BUILDS_ON[t.0 as usize]
 }
+
+/// The standard cards a standard card `c` builds on with no declaration (one rank
+/// higher, the other colour; none for a King), as a bit set: the tops `t` whose
+/// [`builds_on`] holds `c`.
+#[inline]
+pub(super) fn builds_onto(c: Card) -> u64 {
+    BUILDS_ONTO[c.0 as usize]
+}
+
+/// [`builds_onto`] of each standard card value: [`BUILDS_ON`] read the other way.
+const BUILDS_ONTO: [u64; 52] = {
+    let mut table = [0u64; 52];
+    let mut t = 0;
+    while t < 52 {
+        let mut on = BUILDS_ON[t];
+        while on != 0 {
+            table[on.trailing_zeros() as usize] |= 1 << t;
+            on &= on - 1;
+        }
+        t += 1;
+    }
+    table
+};
 
 /// [`builds_on`] of each standard card value: nothing on an Ace; on a red card the black
 /// suits (clubs, spades) one rank lower, on a black card the red ones (diamonds, hearts).
@@ -891,12 +919,13 @@ mod mask_tests {
     /// NERTS-WORK-2 by bit set: `builds_on` lists exactly the standard cards that
     /// [`place_options`] lets build on a standard card with no declaration.
     #[test]
-    fn builds_on_agrees_with_place_options() {
+    fn builds_on_and_builds_onto_agree_with_place_options() {
         for t in 0..52 {
             for b in 0..52 {
                 let mut fits = false;
                 place_options(Eff::Card(Card(b)), Eff::Card(Card(t)), |d| fits |= d == Decl::NONE);
                 assert_eq!(builds_on(Card(t)) >> b & 1 == 1, fits, "{b} on {t}");
+                assert_eq!(builds_onto(Card(b)) >> t & 1 == 1, fits, "{b} onto {t}");
             }
         }
     }

@@ -12,8 +12,8 @@
 //! Stuck detection (NERTS-STUCK-1) works the same way on the four work tops.
 //!
 //! Which piles the stacks of each work pile build on is kept in the layout
-//! ([`StackTargets`]) and updated for the piles an action changes, so a list does not
-//! look for stack moves again after an action that left the work piles alone.
+//! ([`StackTargets`]) and computed again when an action changes a work pile, so a list
+//! does not look for stack moves again after an action that left the work piles alone.
 //!
 //! The list is the general one ([`NertsRules::legal`] with Jokers), action for action
 //! and in the same order: the random-play tests (`src/games/nerts/tests/random_play.rs`) compare the
@@ -42,9 +42,17 @@ const fn red(v: u8) -> bool {
 /// 0`): the list [`NertsRules::legal`] writes, in its order.
 #[inline]
 pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize, out: &mut ArrayVec<NertsAction, N>) {
+    let fits = legal_if_fits(rules, s, p, out);
+    assert!(fits, "a list of {N} actions holds every list without Jokers");
+}
+
+/// [`legal`] when the list surely fits in what `out` has left ([`most_actions`]): writes
+/// it and returns true; otherwise writes nothing and returns false.
+#[inline]
+pub(super) fn legal_if_fits<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize, out: &mut ArrayVec<NertsAction, N>) -> bool {
     debug_assert_eq!(s.jokers, 0, "the standard-card list on a table with Jokers");
     if s.called != NONE {
-        return;
+        return true;
     }
     let cfg = &rules.cfg;
     let l = s.layout(p);
@@ -84,6 +92,9 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
                 empty = Some(i as u8);
             }
         }
+    }
+    if out.len() + most_actions(l, empty.is_some()) > N {
+        return false;
     }
     let mut proof = false; // an action listed shows the layout not stuck (shows_not_stuck)
     for &(from, v) in singles {
@@ -176,16 +187,17 @@ pub(super) fn legal<const N: usize>(rules: &NertsRules, s: &NertsState, p: usize
     if l.nerts_len == 0 {
         out.push(NertsAction::CallNerts);
     }
+    true
 }
 
-/// An upper bound on the length of seat `p`'s list on a table without Jokers: 45 actions
-/// besides stacks moved into an empty slot (the engine's first tier holds at most 40, see
-/// `super::engine`; 45 leaves a margin), plus, when a slot is free, one such move per card
-/// above a pile's base.
+/// An upper bound on the length of a list of layout `l` on a table without Jokers: 45
+/// actions besides stacks moved into an empty slot (the engine's first tier holds at
+/// most 40, see `super::engine`; 45 leaves a margin), plus, when a slot is free
+/// (`free_empty`, [`Layout::free_empty_slot`]), one such move per card above a pile's
+/// base.
 #[inline]
-pub(super) fn most_actions(s: &NertsState, p: usize) -> usize {
-    let l = s.layout(p);
-    let fills = if l.free_empty_slot().is_some() { l.work.iter().map(|w| w.len.saturating_sub(1) as usize).sum() } else { 0 };
+fn most_actions(l: &Layout, free_empty: bool) -> usize {
+    let fills = if free_empty { l.work.iter().map(|w| w.len.saturating_sub(1) as usize).sum() } else { 0 };
     45 + fills
 }
 
@@ -208,38 +220,22 @@ impl StackTargets {
     /// Four empty slots: no stack.
     pub const EMPTY: StackTargets = StackTargets { bits: 0 };
 
-    /// The stack targets of `l`'s work piles.
+    /// The stack targets of `l`'s work piles: each pile with cards onto each other
+    /// pile whose top a card of it builds on ([`depth_onto`] from every depth, its test
+    /// written out on the piles' [`RUN_KEY`]s read once each).
     pub fn of(l: &Layout) -> StackTargets {
-        StackTargets::EMPTY.after_change(l, 0xF)
-    }
-
-    /// The stack targets of `l`'s work piles, given `self`, those of the layout before
-    /// the piles in `changed` (bit per pile) changed. Whether a stack of pile `from`
-    /// builds on pile `to` depends only on the cards of `from` and the top of `to`: so
-    /// a changed pile's stacks are looked for onto every pile, another pile's only onto
-    /// the changed piles, and the rest is kept.
-    pub(super) fn after_change(self, l: &Layout, changed: u8) -> StackTargets {
-        let tops = work_tops(l);
-        let mut bits = self.bits;
-        for (from, w) in l.work.iter().enumerate() {
-            let redo = if changed >> from & 1 == 1 { 0xF } else { changed };
-            bits &= !(u16::from(redo) << (4 * from));
-            // A pile holding a Joker (only on a table with Jokers, whose general list
-            // does not read these targets) is left building on nothing.
-            if w.len == 0 || w.has_joker() {
-                continue;
-            }
-            let mut onto = redo & !(1 << from);
-            while onto != 0 {
-                let to = onto.trailing_zeros() as usize;
-                onto &= onto - 1;
-                let t = tops[to];
-                if t >= 52 {
-                    continue; // an empty slot (NONE) or a Joker top: nothing builds on it
-                }
-                if depth_onto(w, w.len, t).is_some() {
-                    bits |= 1 << (4 * from + to);
-                }
+        let keys = l.work.each_ref().map(|w| RUN_KEY[w.top_or_none() as usize]);
+        // A pile holding a Joker (only on a table with Jokers, whose general list does
+        // not read these targets) is taken as empty: it builds on nothing.
+        let lens = l.work.each_ref().map(|w| if w.has_joker() { 0 } else { w.len });
+        let mut bits = 0u16;
+        for from in 0..WORK_PILES {
+            for to in 0..WORK_PILES {
+                // `depth_onto(w, w.len, t).is_some()`: the top `t` is 1 to `len` ranks
+                // above the pile's top, in its class.
+                let builds = to != from && keys[to].wrapping_sub(keys[from]).wrapping_sub(1) < lens[from];
+                debug_assert_eq!(builds, to != from && lens[from] > 0 && depth_onto(&l.work[from], lens[from], l.work[to].top_or_none()).is_some());
+                bits |= u16::from(builds) << (4 * from + to);
             }
         }
         StackTargets { bits }
@@ -268,19 +264,36 @@ impl Layout {
     }
 }
 
-/// The depth of the card of work pile `w` (no Joker) that builds on the standard top
-/// card `t`, if it is among the first `depths`. A pile is a run from its base, one rank
-/// lower and the other colour per card (NERTS-INV-6), so only the card of the rank below
-/// the top's can, at depth `base rank - that rank`, and its colour is the base's flipped
-/// once per step (the random-play tests compare the lists this gives with the general
-/// matching of the cards themselves).
+/// The depth of the card of work pile `w` (no Joker) that builds on the top card `t`,
+/// if it is among the first `depths` (none for an empty pile, or when `t` is [`NONE`] or
+/// a Joker). A pile is a run from its base, one rank lower and the other colour per
+/// card (NERTS-INV-6): each step flips both the colour and the rank's parity, so every
+/// card of the run has its top's [`RUN_KEY`] class, and so has a top one rank above one
+/// of them and of the other colour. So a card builds on `t` when `t` is of the pile's
+/// class and its rank is `diff` = 1 to `len` above the pile's top; that card lies
+/// `diff - 1` cards under the top, at depth `len - diff` (the random-play tests compare
+/// the lists this gives with the general matching of the cards themselves).
 #[inline]
 fn depth_onto(w: &WorkPile, depths: u8, t: u8) -> Option<u8> {
-    let base = w.standard_card(0);
-    let wanted = rank(t) - 1; // 0 under an Ace: never in a pile
-    let depth = rank(base).wrapping_sub(wanted); // above 13 when the top is higher than the base
-    (wanted >= 1 && depth < depths && (red(base) != (depth & 1 == 1)) != red(t)).then_some(depth)
+    let diff = RUN_KEY[t as usize].wrapping_sub(RUN_KEY[w.top_or_none() as usize]);
+    let depth = w.len.wrapping_sub(diff);
+    (diff.wrapping_sub(1) < w.len && depth < depths).then_some(depth)
 }
+
+/// Per card value, the key [`depth_onto`] compares: a standard card's rank (1 to 13),
+/// plus 64 when its class (red xor odd rank) is 1; 200 for a Joker or [`NONE`]. Two keys
+/// differ by 1 to 13 only for two standard cards of one class, by their ranks' difference
+/// (another class, or a Joker or [`NONE`] on either side, puts them 51 or more apart,
+/// counted modulo 256).
+const RUN_KEY: [u8; 256] = {
+    let mut key = [200u8; 256];
+    let mut v = 0;
+    while v < 52 {
+        key[v as usize] = rank(v) + if red(v) ^ (rank(v) % 2 == 1) { 64 } else { 0 };
+        v += 1;
+    }
+    key
+};
 
 /// The stacks of work pile `w` (stacks from depths `0..depths`) that build on the tops
 /// of the piles in `onto` (bit per pile, none empty), as bit `4 * depth + pile` each: in
@@ -315,33 +328,37 @@ pub(super) fn layout_stuck(cfg: &NertsConfig, l: &Layout, needs: u64) -> bool {
     stuck_with_tops(cfg, l, needs, &work_tops(l))
 }
 
-/// [`layout_stuck`] given the layout's work tops ([`work_tops`]).
+/// Where a loose card goes with the work tops `tops` (a foundation taking `needs`, or a
+/// work top), and the piles with cards (bit per pile); `None` when a work top goes to a
+/// foundation (NERTS-STUCK-1 item 2).
+#[inline]
+fn takes_with(needs: u64, tops: &[u8; WORK_PILES]) -> Option<(u64, u8)> {
+    let mut takes = needs;
+    let mut filled = 0u8;
+    for (i, &t) in tops.iter().enumerate() {
+        if t != NONE {
+            if needs >> t & 1 == 1 {
+                return None;
+            }
+            takes |= builds_on(Card(t));
+            filled |= 1 << i;
+        }
+    }
+    Some((takes, filled))
+}
+
+/// [`layout_stuck`] given the layout's work tops ([`work_tops`]): items 1-3 on the
+/// layout as it is here, inlined into the list; the moves between work piles, which
+/// few calls reach, in [`stuck_after_moves`].
+#[inline]
 fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_PILES]) -> bool {
-    let tops = *tops;
     let nerts = (l.nerts_len > 0).then(|| l.nerts[l.nerts_len as usize - 1]);
     if nerts.is_some() && !l.nerts_up {
         return false; // a Nerts card to turn up
     }
-    // Where a loose card goes with these work tops (a foundation or a work top), and
-    // the piles with cards (bit per pile), or `None` when a work top goes to a
-    // foundation (item 2).
-    let takes_with = |tops: &[u8; WORK_PILES]| {
-        let mut takes = needs;
-        let mut filled = 0u8;
-        for (i, &t) in tops.iter().enumerate() {
-            if t != NONE {
-                if needs >> t & 1 == 1 {
-                    return None;
-                }
-                takes |= builds_on(Card(t));
-                filled |= 1 << i;
-            }
-        }
-        Some((takes, filled))
-    };
     // Items 1-3 on the layout as it is. The stock's pass is walked only up to its first
-    // card with a place: when it has none, `pass` is the whole pass, for the moves below.
-    let Some((takes, filled)) = takes_with(&tops) else { return false };
+    // card with a place: when it has none, `pass` is the whole pass, for the moves.
+    let Some((takes, filled)) = takes_with(needs, tops) else { return false };
     let empties = WORK_PILES - filled.count_ones() as usize;
     if nerts.is_some_and(|v| empties > 0 || takes >> v & 1 == 1) {
         return false;
@@ -358,8 +375,22 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
     } else {
         None
     };
+    // No stack builds anywhere and no empty slot: no move between work piles.
+    if empties == 0 && !l.stack_targets().any() {
+        return true;
+    }
+    stuck_after_moves(cfg, l, needs, tops, nerts, pass, filled)
+}
+
+/// The rest of [`stuck_with_tops`]: items 1-3 after each move between work piles, given
+/// the Nerts top, the stock's whole pass and the piles with cards (`filled`). Out of
+/// line: most calls end before it.
+#[inline(never)]
+fn stuck_after_moves(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_PILES], nerts: Option<u8>, pass: Option<u64>, filled: u8) -> bool {
+    let tops = *tops;
+    let empties = WORK_PILES - filled.count_ones() as usize;
     // Items 1-3 with other work tops and an empty slot or not.
-    let useful = |tops: &[u8; WORK_PILES], empty: bool| match takes_with(tops) {
+    let useful = |tops: &[u8; WORK_PILES], empty: bool| match takes_with(needs, tops) {
         None => true,
         Some((takes, _)) => nerts.is_some_and(|v| empty || takes >> v & 1 == 1) || pass.is_some_and(|p| empty || p & takes != 0),
     };
@@ -396,4 +427,37 @@ fn stuck_with_tops(cfg: &NertsConfig, l: &Layout, needs: u64, tops: &[u8; WORK_P
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`depth_onto`] finds the depth of the card that builds on the top by
+    /// [`builds_on`], on runs from every base of every length with mixed suits, from
+    /// every number of depths, onto every card, a Joker and an empty slot.
+    #[test]
+    fn depth_onto_finds_the_card_that_builds_on_the_top() {
+        for base in 0..52u8 {
+            for pattern in 0..4u32 {
+                let mut cards = vec![base];
+                while rank(*cards.last().unwrap()) > 1 {
+                    let top = *cards.last().unwrap();
+                    let suits: [u8; 2] = if red(top) { [0, 3] } else { [1, 2] };
+                    cards.push(top - 4 - top % 4 + suits[(pattern >> (cards.len() % 2)) as usize & 1]);
+                }
+                for len in 1..=cards.len() {
+                    let mut w = WorkPile::EMPTY;
+                    w.push_all(&cards[..len]);
+                    for depths in 1..=len as u8 {
+                        for t in (0..54u8).chain([NONE]) {
+                            let fits = (0..depths).find(|&d| t < 52 && builds_on(Card(t)) >> cards[d as usize] & 1 == 1);
+                            assert_eq!(depth_onto(&w, depths, t), fits, "base {base}, {len} cards, {depths} depths, top {t}");
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(depth_onto(&WorkPile::EMPTY, 0, 5), None, "an empty slot");
+    }
 }

@@ -343,12 +343,6 @@ impl Layout {
         self.stack_targets = StackTargets::of(self);
     }
 
-    /// [`Layout::refresh_work`] after a change to the work piles in `piles` (bit per
-    /// pile) only, the others as they were when it was last refreshed.
-    pub(super) fn work_changed(&mut self, piles: u8) {
-        self.stack_targets = self.stack_targets.after_change(self, piles);
-    }
-
     /// The Nerts pile's top card if it is face-up and playable (NERTS-NPILE-1).
     pub fn nerts_top(&self) -> Option<u8> {
         (self.nerts_len > 0 && self.nerts_up).then(|| self.nerts[self.nerts_len as usize - 1])
@@ -510,6 +504,7 @@ impl Layout {
     /// (bit per value): the cards walked so far, which then meet `stop`; when none of
     /// the pass is in `stop`, the whole pass. For a test that needs only one card of
     /// the pass with a place, and the whole pass when there is none.
+    #[inline]
     pub fn pass_tops_until(&self, cfg: &NertsConfig, stop: u64) -> u64 {
         let n = self.sw_len;
         if n == 0 {
@@ -519,18 +514,23 @@ impl Layout {
         // The walk from waste length `from`, its waste tops added to `tops`; true as
         // soon as one is in `stop`.
         let walk = |from: u8, tops: &mut u64| {
+            // The first waste length with a top: `from`, or `f` after the first flip
+            // from an empty waste (none when stock and waste hold less than a packet).
             let mut w = from;
-            loop {
-                if w > 0 {
+            if w == 0 && n >= f {
+                w = f;
+            }
+            if w > 0 {
+                loop {
                     *tops |= 1u64 << self.sw[w as usize - 1];
                     if *tops & stop != 0 {
                         return true;
                     }
+                    if n - w < f {
+                        break;
+                    }
+                    w += f;
                 }
-                if n - w < f {
-                    break;
-                }
-                w += f;
             }
             if w < n && packet(cfg, n, w).is_some() {
                 *tops |= 1u64 << self.sw[n as usize - 1];

@@ -8,7 +8,7 @@
 //! for a strategy that samples the rest (`search`).
 
 use super::config::NertsConfig;
-use super::rules::{apply_in_layout, builds_on, builds_on_tops, fits_foundation, has_place, team_scores, NertsAction, Source};
+use super::rules::{apply_in_layout, builds_on_tops, builds_onto, fits_foundation, has_place, team_scores, NertsAction, Source};
 use crate::cards::Card;
 use super::standard::work_tops;
 use super::state::{Eff, Layout, NertsState, WorkPile, LOCK_NERTS, LOCK_STOCK, NONE, WORK_PILES};
@@ -214,20 +214,17 @@ impl NertsView<'_> {
     /// [`NertsView::open_after`] on a table without Jokers, given the work tops after
     /// the move ([`NertsView::work_tops_after`]): the general computation with every
     /// card standing for itself (a card fits a foundation by `needs`, has a place on a
-    /// work pile by the tops' `builds_on` sets, or anywhere with an empty slot).
+    /// work pile when one of the tops is among those it builds onto, [`builds_onto`],
+    /// or anywhere with an empty slot).
     fn opens_with_tops(&self, tops: &[u8; WORK_PILES]) -> Opens {
         let l = self.layout();
         let needs = self.needs();
-        let (mut empty, mut builds, mut work) = (false, 0u64, false);
-        for &t in tops {
-            if t == NONE {
-                empty = true;
-            } else {
-                builds |= builds_on(Card(t));
-                work |= needs >> t & 1 == 1;
-            }
-        }
-        let placeable = |v: u8| empty || (needs | builds) >> v & 1 == 1;
+        // The tops as a set of values, an empty slot's NONE as bit 63 (`NONE & 63`),
+        // which no card value, `needs` or `builds_onto` set holds.
+        let on_tops = tops.iter().fold(0u64, |m, &t| m | 1 << (t & 63));
+        let empty = on_tops >> 63 == 1;
+        let work = needs & on_tops != 0;
+        let placeable = |v: u8| empty || needs >> v & 1 == 1 || builds_onto(Card(v)) & on_tops != 0;
         let nerts = l.locks & LOCK_NERTS == 0 && l.nerts_top().is_some_and(placeable);
         let waste = l.locks & LOCK_STOCK == 0 && l.waste_top().is_some_and(placeable);
         Opens { nerts, waste, work }

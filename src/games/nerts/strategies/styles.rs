@@ -166,7 +166,7 @@ impl Balanced {
 impl NertsStrategy for Balanced {
     fn choose(&self, view: &NertsView, legal: &[NertsAction], _: &mut SimRng) -> Option<NertsAction> {
         // The call is legal only with an empty Nerts pile: the list is scanned only then.
-        let calling = view.nerts_len() == 0 && legal.contains(&NertsAction::CallNerts);
+        let calling = view.nerts_len() == 0 && legal.iter().any(|a| matches!(a, NertsAction::CallNerts));
         let ranking = if !calling || Self::ahead(view) { &self.ahead } else { &self.behind };
         pick(view, legal, ranking)
     }
