@@ -452,7 +452,7 @@ impl NertsRules {
     /// Cards seat `p` scans for a move: the playable tops (Nerts, waste, work piles).
     pub fn candidates(&self, s: &NertsState, p: usize) -> u32 {
         let l = s.layout(p);
-        let tops = (l.nerts_len > 0 && l.nerts_up) as u32 + (l.waste_len > 0) as u32; // `nerts_top`, `waste_top`
+        let tops = l.has_nerts_top() as u32 + l.has_waste_top() as u32;
         (tops + l.work.iter().map(|w| (w.len > 0) as u32).sum::<u32>()).max(1)
     }
 

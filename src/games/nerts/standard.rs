@@ -231,9 +231,8 @@ impl StackTargets {
         let mut bits = 0u16;
         for from in 0..WORK_PILES {
             for to in 0..WORK_PILES {
-                // `depth_onto(w, w.len, t).is_some()`: the top `t` is 1 to `len` ranks
-                // above the pile's top, in its class.
-                let builds = to != from && keys[to].wrapping_sub(keys[from]).wrapping_sub(1) < lens[from];
+                // `depth_onto(w, w.len, t).is_some()` on the keys read once.
+                let builds = to != from && run_diff(keys[to], keys[from], lens[from]).is_some();
                 debug_assert_eq!(builds, to != from && lens[from] > 0 && depth_onto(&l.work[from], lens[from], l.work[to].top_or_none()).is_some());
                 bits |= u16::from(builds) << (4 * from + to);
             }
@@ -275,9 +274,18 @@ impl Layout {
 /// the lists this gives with the general matching of the cards themselves).
 #[inline]
 fn depth_onto(w: &WorkPile, depths: u8, t: u8) -> Option<u8> {
-    let diff = RUN_KEY[t as usize].wrapping_sub(RUN_KEY[w.top_or_none() as usize]);
-    let depth = w.len.wrapping_sub(diff);
-    (diff.wrapping_sub(1) < w.len && depth < depths).then_some(depth)
+    let diff = run_diff(RUN_KEY[t as usize], RUN_KEY[w.top_or_none() as usize], w.len)?;
+    let depth = w.len - diff;
+    (depth < depths).then_some(depth)
+}
+
+/// How many ranks the top of key `top_key` lies above the top of a pile of `len` cards
+/// and key `pile_key` ([`RUN_KEY`]), when that is 1 to `len`: then a card of the pile
+/// builds on that top, `diff - 1` cards under the pile's top ([`depth_onto`]).
+#[inline]
+fn run_diff(top_key: u8, pile_key: u8, len: u8) -> Option<u8> {
+    let diff = top_key.wrapping_sub(pile_key);
+    (diff.wrapping_sub(1) < len).then_some(diff)
 }
 
 /// Per card value, the key [`depth_onto`] compares: a standard card's rank (1 to 13),

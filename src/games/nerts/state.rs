@@ -345,11 +345,21 @@ impl Layout {
 
     /// The Nerts pile's top card if it is face-up and playable (NERTS-NPILE-1).
     pub fn nerts_top(&self) -> Option<u8> {
-        (self.nerts_len > 0 && self.nerts_up).then(|| self.nerts[self.nerts_len as usize - 1])
+        self.has_nerts_top().then(|| self.nerts[self.nerts_len as usize - 1])
+    }
+    /// True if [`Layout::nerts_top`] is a card (without reading it).
+    #[inline]
+    pub fn has_nerts_top(&self) -> bool {
+        self.nerts_len > 0 && self.nerts_up
     }
     /// The waste top (NERTS-STOCK-1: the only playable waste card).
     pub fn waste_top(&self) -> Option<u8> {
-        (self.waste_len > 0).then(|| self.sw[self.waste_len as usize - 1])
+        self.has_waste_top().then(|| self.sw[self.waste_len as usize - 1])
+    }
+    /// True if [`Layout::waste_top`] is a card (without reading it).
+    #[inline]
+    pub fn has_waste_top(&self) -> bool {
+        self.waste_len > 0
     }
     /// Cards in the stock.
     pub fn stock_len(&self) -> u8 {

@@ -5,7 +5,7 @@
 
 use super::game::NertsEvent;
 use super::rules::{DealEnd, NertsAction, Source};
-use super::state::{value_name, Layout, NertsState, NONE};
+use super::state::{value_name, Layout, NertsState, WorkPile, NONE};
 use crate::realtime::{EngineEvent, EngineObserver, MatchObserver, Micros};
 use crate::trace::{TraceEvent, TraceSink};
 use serde_json::{json, Map, Value};
@@ -49,6 +49,11 @@ impl<'a> NertsTracer<'a> {
 
 fn names(cards: &[u8]) -> Vec<String> {
     cards.iter().map(|&v| value_name(v)).collect()
+}
+
+/// The names of a work pile's cards, base first.
+fn pile_names(w: &WorkPile) -> Vec<String> {
+    w.iter().map(value_name).collect()
 }
 
 fn source(from: Source) -> Value {
@@ -97,7 +102,7 @@ pub(super) fn describe(a: NertsAction) -> (&'static str, Value, String) {
 fn layout_json(l: &Layout) -> Value {
     json!({
         "nerts": names(&l.nerts[..l.nerts_len as usize]),
-        "work": l.work.iter().map(|w| w.iter().map(value_name).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "work": l.work.iter().map(pile_names).collect::<Vec<_>>(),
         "stock": names(l.stock()),
         "waste": names(l.waste()),
     })
@@ -105,7 +110,7 @@ fn layout_json(l: &Layout) -> Value {
 
 fn layout_text(s: &NertsState, d: usize) -> String {
     let l = &s.layouts[d];
-    let work: Vec<String> = l.work.iter().map(|w| w.iter().map(value_name).collect::<Vec<_>>().join(" ")).collect();
+    let work: Vec<String> = l.work.iter().map(|w| pile_names(w).join(" ")).collect();
     format!("layout {d} (seats {:?}): nerts top {} ({} cards) work [{}] stock {}", s.seats_of(d).collect::<Vec<_>>(), l.nerts_top().map_or("-".into(), value_name), l.nerts_len, work.join(" | "), l.stock_len())
 }
 
