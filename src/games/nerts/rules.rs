@@ -536,7 +536,9 @@ impl NertsRules {
             _ if !self.still_legal(s, p, a, now) => return Landing::Rejected,
             _ => None,
         };
-        self.put_back(s, p, a);
+        // Its piles unlocked; what it holds is let go by the taking below ([`take`]),
+        // so nothing else of [`NertsRules::put_back`] is needed.
+        s.layouts[d].locks &= !a.resources();
         match a {
             NertsAction::ToFoundation { from, card } => {
                 let spot = spot.expect("found above");
