@@ -108,7 +108,12 @@ impl<O: EngineObserver<NertsState, NertsAction>> EngineObserver<NertsState, Nert
             EngineEvent::Landed { player, action: NertsAction::ToFoundation { card, .. } } => {
                 self.out.to_foundation[player] += 1;
                 self.landed_by[s.layout_of[player] as usize][card.0 as usize] = player as u8;
-                let tied = (0..s.found.len as usize).any(|i| s.found.top[i] == card.suit() << 4 | card.rank() && s.found.top_decks[i].count_ones() > 1 && s.found.top_decks[i] >> s.layout_of[player] & 1 == 1);
+                // A tie: the card's deck is among two or more at the top of a foundation
+                // holding its card. Without Jokers that is the foundation it just went
+                // to, and the placing says whether it tied; a Joker's declared card may
+                // match another card of its deck on another foundation.
+                let tied = s.found.last_tied
+                    || s.jokers != 0 && (0..s.found.len as usize).any(|i| s.found.top[i] == card.suit() << 4 | card.rank() && s.found.top_decks[i].count_ones() > 1 && s.found.top_decks[i] >> s.layout_of[player] & 1 == 1);
                 self.out.ties += tied as u32;
             }
             EngineEvent::Rejected { player, action: NertsAction::ToFoundation { card, .. } } => {

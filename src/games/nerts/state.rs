@@ -621,6 +621,10 @@ pub struct Foundations {
     pub since: [Micros; MAX_FOUNDATIONS],
     /// Foundations started this deal.
     pub len: u8,
+    /// The last card placed ([`Foundations::place`]) tied the top of its foundation
+    /// (NERTS-RT-6): what the match's tally counts as a tie, without looking for the
+    /// foundation (a byte of what was padding).
+    pub last_tied: bool,
     /// What the foundations take now ([`Foundations::needs`]), kept by
     /// [`Foundations::place`].
     needs: u64,
@@ -648,7 +652,7 @@ fn next_card_bit(top: u8) -> u64 {
 
 impl Foundations {
     /// No foundation.
-    pub const EMPTY: Foundations = Foundations { top: [0; MAX_FOUNDATIONS], count: [0; MAX_FOUNDATIONS], top_decks: [0; MAX_FOUNDATIONS], since: [0; MAX_FOUNDATIONS], len: 0, needs: 0xF };
+    pub const EMPTY: Foundations = Foundations { top: [0; MAX_FOUNDATIONS], count: [0; MAX_FOUNDATIONS], top_decks: [0; MAX_FOUNDATIONS], since: [0; MAX_FOUNDATIONS], len: 0, last_tied: false, needs: 0xF };
 
     /// Suit of foundation `i`.
     pub fn suit(&self, i: usize) -> u8 {
@@ -721,6 +725,7 @@ impl Foundations {
             }
             FoundationSpot::Build(i) | FoundationSpot::Tie(i) => i,
         };
+        self.last_tied = matches!(spot, FoundationSpot::Tie(_));
         if let FoundationSpot::Tie(_) = spot {
             self.top_decks[i] |= 1 << deck;
         } else {
