@@ -86,7 +86,23 @@ const CATS: usize = 12;
 
 /// The kind of `a` as `view` sees it.
 pub fn classify(view: &NertsView, a: NertsAction) -> Cat {
-    match a {
+    plain_kind(a).unwrap_or_else(|| {
+        let opens = view.open_after(Some(a));
+        if opens.nerts {
+            Cat::StackForNerts
+        } else if opens.any() {
+            Cat::StackUseful
+        } else {
+            Cat::StackOther
+        }
+    })
+}
+
+/// The kind of `a` when it shows by the action alone; `None` for a move between work
+/// piles, whose kind depends on what it opens (found by trying it, [`classify`]).
+#[inline]
+fn plain_kind(a: NertsAction) -> Option<Cat> {
+    Some(match a {
         NertsAction::CallNerts => Cat::Call,
         NertsAction::FlipNerts => Cat::FlipN,
         NertsAction::FlipStock | NertsAction::Recycle => Cat::Stock,
@@ -97,18 +113,9 @@ pub fn classify(view: &NertsView, a: NertsAction) -> Cat {
         NertsAction::Build { from, .. } | NertsAction::Fill { from, .. } | NertsAction::SlipUnder { from, .. } => match from {
             Source::Nerts => Cat::NertsWork,
             Source::Waste => Cat::WasteWork,
-            Source::Work { .. } => {
-                let opens = view.open_after(Some(a));
-                if opens.nerts {
-                    Cat::StackForNerts
-                } else if opens.any() {
-                    Cat::StackUseful
-                } else {
-                    Cat::StackOther
-                }
-            }
+            Source::Work { .. } => return None,
         },
-    }
+    })
 }
 
 /// An order of preference over the kinds of move, as [`pick`] reads it: each kind's
@@ -151,20 +158,34 @@ impl Ranking {
 /// would otherwise shuffle a stack back and forth while the partner turns the stock, and
 /// the deal would never end; the partner's hand is busy, so the table is not idle).
 pub fn pick(view: &NertsView, legal: &[NertsAction], ranking: &Ranking) -> Option<NertsAction> {
-    // The best (rank, action) so far; rank UNRANKED while there is none.
+    // The best (rank, action) so far; rank UNRANKED while there is none. Moves between
+    // work piles are classified by trying them (costly), so the other actions go first,
+    // and those moves only when one of their kinds could rank before the best of the
+    // others. Two kinds never share a rank, so the two passes pick what one pass in
+    // the legal order picks.
     let (mut best_rank, mut best) = (Ranking::UNRANKED, None);
+    let mut stacks = false;
     for &a in legal {
-        // A move between work piles is classified by trying it (costly); skip that when
-        // none of its kinds could rank before the best found so far.
-        let from_work = matches!(a, NertsAction::Build { from: Source::Work { .. }, .. } | NertsAction::Fill { from: Source::Work { .. }, .. } | NertsAction::SlipUnder { from: Source::Work { .. }, .. });
-        if from_work && best.is_some() && ranking.best_stack >= best_rank {
+        let Some(kind) = plain_kind(a) else {
+            stacks = true;
             continue;
-        }
-        let rank = ranking.rank_of[classify(view, a) as usize];
+        };
+        let rank = ranking.rank_of[kind as usize];
         if rank < best_rank {
             (best_rank, best) = (rank, Some(a));
             if rank == 0 {
                 break;
+            }
+        }
+    }
+    if stacks && ranking.best_stack < best_rank {
+        for &a in legal.iter().filter(|&&a| plain_kind(a).is_none()) {
+            let rank = ranking.rank_of[classify(view, a) as usize];
+            if rank < best_rank {
+                (best_rank, best) = (rank, Some(a));
+                if rank == ranking.best_stack {
+                    break;
+                }
             }
         }
     }
