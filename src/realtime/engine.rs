@@ -382,7 +382,8 @@ where
     S: RealtimePolicy<R> + ?Sized,
     O: EngineObserver<R::State, R::Action>,
 {
-    let mut round = Round { rules, seats, hands, n: seats.len(), rngs, obs, counts, settled: 0 };
+    let n = seats.len();
+    let mut round = Round { rules, seats, hands, n, rngs, obs, counts, settled: 0, idle: idle_hands(&hands[..n]) };
     round.run(s, start, budget)
 }
 
@@ -392,6 +393,11 @@ fn rest_after_sync<A, S: ?Sized>(hands: &mut [Hand<A>], seats: &Seated<S>, rngs:
     for (p, hand) in hands.iter_mut().enumerate().filter(|&(p, _)| busy[p]) {
         *hand = Hand::Resting { until: after(at, seats.reaction(p).motor_time(Motion::Sync, &mut rngs.players[p])) };
     }
+}
+
+/// The idle hands of `hands`, bit `p` for hand `p`.
+fn idle_hands<A>(hands: &[Hand<A>]) -> u32 {
+    hands.iter().enumerate().fold(0, |idle, (p, h)| idle | (matches!(h, Hand::Idle) as u32) << p)
 }
 
 /// The players' hands during a round, with what the round's helpers share.
@@ -407,6 +413,9 @@ struct Round<'a, R: RealtimeRules, S: ?Sized, O> {
     /// since that touched them ([`RealtimeRules::touched`]): asking them again would
     /// find none, so they are not asked.
     settled: u32,
+    /// The idle hands (bit `p`), kept with `hands` ([`Round::set_hand`]) so that the
+    /// asking after every event does not look through them.
+    idle: u32,
 }
 
 /// A move chosen by an idle player: the action, when it lands, and how many legal
@@ -414,6 +423,13 @@ struct Round<'a, R: RealtimeRules, S: ?Sized, O> {
 type Chosen<A> = Option<(A, Micros, usize)>;
 
 impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State, R::Action>> Round<'_, R, S, O> {
+    /// Puts hand `p` in state `h`, keeping the idle set.
+    #[inline(always)]
+    fn set_hand(&mut self, p: usize, h: Hand<R::Action>) {
+        self.idle = self.idle & !(1 << p) | (matches!(h, Hand::Idle) as u32) << p;
+        self.hands[p] = h;
+    }
+
     /// The round's event loop from `start`: idle hands decide, then every event in time
     /// order until the round ends or the budget runs out.
     fn run(&mut self, s: &mut R::State, start: Micros, budget: &mut u64) -> RoundEnd {
@@ -446,14 +462,14 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                         self.settled &= !self.rules.touched(s, p, action, Change::Rejected);
                         self.counts.rejected += 1;
                         let back = after(t, self.seats.reaction(p).motor_time(Motion::Return, &mut self.rngs.players[p]));
-                        self.hands[p] = Hand::Returning { at: back, action };
+                        self.set_hand(p, Hand::Returning { at: back, action });
                         self.obs.on_event(t, EngineEvent::Rejected { player: p, action }, s);
                     }
                     landing => {
                         self.settled &= !self.rules.touched(s, p, action, Change::Landed);
                         self.counts.landed += 1;
                         *budget -= 1;
-                        self.hands[p] = Hand::Idle;
+                        self.set_hand(p, Hand::Idle);
                         self.obs.on_event(t, EngineEvent::Landed { player: p, action }, s);
                         if landing == Landing::RoundOver {
                             self.cancel_all(s, t);
@@ -467,10 +483,10 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 Hand::Returning { action, .. } => {
                     self.rules.put_back(s, p, action);
                     self.settled &= !self.rules.touched(s, p, action, Change::PutBack);
-                    self.hands[p] = Hand::Idle;
+                    self.set_hand(p, Hand::Idle);
                     self.obs.on_event(t, EngineEvent::Returned { player: p, action }, s);
                 }
-                Hand::Resting { .. } => self.hands[p] = Hand::Idle,
+                Hand::Resting { .. } => self.set_hand(p, Hand::Idle),
                 Hand::Idle => unreachable!("idle hands have no events"),
             }
             self.decide_idle(s, now);
@@ -568,7 +584,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     fn start(&mut self, s: &mut R::State, p: usize, now: Micros, (action, lands, options): (R::Action, Micros, usize)) {
         self.rules.lift(s, p, action);
         self.settled &= !self.rules.touched(s, p, action, Change::Lifted);
-        self.hands[p] = Hand::Acting { at: lands, action };
+        self.set_hand(p, Hand::Acting { at: lands, action });
         self.obs.on_event(now, EngineEvent::Start { player: p, action, lands, options }, s);
     }
 
@@ -580,12 +596,8 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// no move again, and an ask without moves draws nothing and calls no strategy.
     fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
         let mut moves = R::Moves::default();
-        let mut deciding: u32 = 0;
-        for (p, h) in self.hands[..self.n].iter().enumerate() {
-            if matches!(h, Hand::Idle) {
-                deciding |= 1 << p;
-            }
-        }
+        let mut deciding = self.idle;
+        debug_assert_eq!(deciding, idle_hands(&self.hands[..self.n]), "the kept idle hands");
         #[cfg(debug_assertions)]
         self.check_settled(s, deciding);
         deciding &= !self.settled;
@@ -679,7 +691,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 let (model, rng) = (self.seats.reaction(p), &mut self.rngs.players[p]);
                 let back = after(now, model.recognition_time(rng) + model.motor_time(Motion::Return, rng));
                 if back < at {
-                    self.hands[p] = Hand::Returning { at: back, action };
+                    self.set_hand(p, Hand::Returning { at: back, action });
                     self.obs.on_event(now, EngineEvent::Aborted { player: p, action, back }, s);
                 }
             }
@@ -694,7 +706,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 self.rules.put_back(s, p, action);
                 self.obs.on_event(now, EngineEvent::Cancelled { player: p, action }, s);
             }
-            self.hands[p] = Hand::Idle;
+            self.set_hand(p, Hand::Idle);
         }
     }
 
@@ -711,6 +723,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 self.counts.synchronised += 1;
                 self.obs.on_event(at, EngineEvent::Synchronised, s);
                 rest_after_sync(&mut self.hands[..self.n], self.seats, self.rngs, took_part, at);
+                self.idle = idle_hands(&self.hands[..self.n]);
                 Ok(at)
             }
         }

@@ -58,13 +58,36 @@ pub fn fitting(cfg: &SpeedConfig, top: Card) -> CardSet {
     CardSet(FITTING[cfg.wrap as usize][top.rank() as usize])
 }
 
+/// Bit `4 (r - 1)` for every rank `r` (the clubs card of each rank): a set of ranks in
+/// the card bits' layout.
+pub const RANK_BITS: u64 = 0x1_1111_1111_1111;
+
+/// Every card of the deck that may be played on a top of some rank of `ranks` (bit
+/// `4 (r - 1)` for rank `r`, [`RANK_BITS`]): the union of [`fitting`] over them, by
+/// shifts instead of a lookup a rank. A rank's neighbours are the ranks one nibble up
+/// and down; A and K are neighbours both ways round (A high in the straight order, and
+/// the circle closes there), and only the circular order makes A and 2 neighbours.
+#[inline]
+pub fn fitting_ranks(cfg: &SpeedConfig, ranks: u64) -> CardSet {
+    const ACE: u64 = 1;
+    const KING: u64 = 1 << 48;
+    let ace_king = (ranks & ACE) << 48 | (ranks & KING) >> 48;
+    let near = if cfg.wrap {
+        (ranks << 4 | ranks >> 4) & RANK_BITS
+    } else {
+        // Without the ace: 2 is not its neighbour.
+        let low = ranks & !ACE;
+        (low << 4 | low >> 4) & RANK_BITS & !ACE
+    };
+    CardSet((near | ace_king) * 0xF)
+}
+
 /// The ranks a card may have to be played on a centre top now: bit `r - 1` for rank `r`
 /// (none before the opening flip).
 pub fn ranks_fitting_tops(cfg: &SpeedConfig, s: &SpeedState) -> u16 {
     // FITTING holds every suit of a rank or none: one bit per rank (its clubs card, bit
     // 4 (r - 1)).
-    const CLUBS: u64 = 0x1_1111_1111_1111;
-    let mut cards = s.centre.iter().filter_map(|pile| pile.top).fold(0u64, |m, t| m | fitting(cfg, t).0) & CLUBS;
+    let mut cards = s.centre.iter().filter_map(|pile| pile.top).fold(0u64, |m, t| m | fitting(cfg, t).0) & RANK_BITS;
     let mut ranks = 0;
     while cards != 0 {
         ranks |= 1 << (cards.trailing_zeros() / 4);
@@ -341,6 +364,18 @@ mod fitting_tests {
             for t in 0..52 {
                 let want = (0..52).filter(|&c| playable_on(&cfg, Card(c), Card(t))).fold(0u64, |m, c| m | 1 << c);
                 assert_eq!(fitting(&cfg, Card(t)).0, want, "top {t}, wrap {wrap}");
+            }
+        }
+    }
+
+    #[test]
+    fn fitting_ranks_is_the_union_of_fitting_over_every_set_of_ranks() {
+        for wrap in [false, true] {
+            let cfg = SpeedConfig { wrap, ..SpeedConfig::default() };
+            for set in 0u32..1 << 13 {
+                let ranks = (0..13).filter(|r| set >> r & 1 == 1).fold(0u64, |m, r| m | 1 << (4 * r));
+                let want = (0..13).filter(|r| set >> r & 1 == 1).fold(0u64, |m, r| m | fitting(&cfg, Card(4 * r as u8)).0);
+                assert_eq!(fitting_ranks(&cfg, ranks).0, want, "ranks {set:#b}, wrap {wrap}");
             }
         }
     }

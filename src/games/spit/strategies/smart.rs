@@ -96,13 +96,6 @@ impl Smart {
     /// would keep). Ties go to the later move in the legal order, as in `pick`.
     pub(super) fn pick_moves(&self, view: &SpitView, moves: &SpitMoves) -> Option<SpitAction> {
         let me = moves.me();
-        let mut theirs = 0u64;
-        for slot in 0..view.slots() {
-            if let Some(c) = view.top(false, slot) {
-                theirs |= 1 << c.0;
-            }
-        }
-        let follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));
         let mut best: Option<(i32, SpitAction)> = None;
         let mut offer = |score: i32, a: SpitAction| {
             if best.is_none_or(|(b, _)| score >= b) {
@@ -111,6 +104,16 @@ impl Smart {
         };
         let (own, other) = (moves.plays_own(), moves.plays_other());
         let mut plays = own | other;
+        // What the opponent shows matters only to a play (about half the asks have none).
+        let (mut theirs, mut follow) = (0u64, [false; 2]);
+        if plays != 0 {
+            for slot in 0..view.slots() {
+                if let Some(c) = view.top(false, slot) {
+                    theirs |= 1 << c.0;
+                }
+            }
+            follow = [0, 1].map(|j| view.pile_top(j).is_some_and(|t| view.fitting(t) & theirs != 0));
+        }
         let mut stock_left: Option<bool> = None;
         while plays != 0 {
             let slot = plays.trailing_zeros() as u8;
