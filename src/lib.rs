@@ -11,6 +11,8 @@ pub mod api;
 #[doc(hidden)]
 pub mod bench;
 #[doc(hidden)]
+pub mod cpu;
+#[doc(hidden)]
 pub mod bot;
 #[doc(hidden)]
 pub mod cards;

@@ -7,6 +7,10 @@ use clap::error::ErrorKind;
 use clap::Parser;
 
 fn main() {
+    if let Err(e) = cardsim::cpu::check() {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
     let cli = match cardsim::cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) => e.exit(),

@@ -98,6 +98,7 @@ fn presets() -> Vec<&'static str> {
 
 #[pymodule]
 fn _cardsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    cardsim::cpu::check().map_err(pyo3::exceptions::PyImportError::new_err)?;
     m.add_function(wrap_pyfunction!(match_csv, m)?)?;
     m.add_function(wrap_pyfunction!(games_list, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
