@@ -14,11 +14,19 @@ fn main() {
         println!("cargo:rerun-if-changed={path}");
     }
     // Git's own files, where they are: in a worktree `.git` is a file and they live in
-    // the folder `git rev-parse --git-dir` names. A path that does not exist would make
-    // Cargo rerun this script (and rebuild the crate) every time.
+    // the folder `git rev-parse --git-dir` names. Only the checked-out branch's ref (and
+    // `packed-refs`, where a packed ref lives) is watched, not all of `refs/heads`: a
+    // commit on another branch or worktree must not rebuild this one. A path that does
+    // not exist would make Cargo rerun this script (and rebuild the crate) every time.
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
         let common = git(&["rev-parse", "--git-common-dir"]).unwrap_or_else(|| dir.clone());
-        for path in [format!("{dir}/HEAD"), format!("{dir}/index"), format!("{common}/refs/heads")] {
+        // A branch whose ref is only in `packed-refs` gets a file at its next commit:
+        // then the whole folder is watched, as a path that does not exist cannot be.
+        let branch = git(&["symbolic-ref", "-q", "HEAD"])
+            .map(|r| format!("{common}/{r}"))
+            .map(|r| if std::path::Path::new(&r).exists() { r } else { format!("{common}/refs/heads") });
+        let paths = [Some(format!("{dir}/HEAD")), Some(format!("{dir}/index")), branch, Some(format!("{common}/packed-refs"))];
+        for path in paths.into_iter().flatten() {
             if std::path::Path::new(&path).exists() {
                 println!("cargo:rerun-if-changed={path}");
             }
