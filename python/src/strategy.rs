@@ -27,7 +27,7 @@ struct PyConn {
 /// A Python error as one line: a `cardsim.BotError`'s message (which already names the
 /// exception and the decision), or `Type: message` for any other.
 fn error_text(py: Python<'_>, e: PyErr) -> String {
-    let is_bot_error = e.get_type(py).name().is_ok_and(|n| n.to_string() == "BotError");
+    let is_bot_error = e.get_type(py).name().is_ok_and(|n| n == "BotError");
     let text = if is_bot_error { e.value(py).to_string() } else { e.to_string() };
     text.lines().map(str::trim).collect::<Vec<_>>().join(" ")
 }
