@@ -66,6 +66,15 @@ pub const fn ranks_adjacent_straight(a: u8, b: u8) -> bool {
     x + 1 == y || y + 1 == x
 }
 
+/// The sum of the sixteen 4-bit counters packed in `counts`: the size of a multiset kept
+/// as a count per rank (Lopti's zones, [`CardSet`]s counted by rank in Speed's `smart`).
+#[inline]
+pub const fn nibble_sum(counts: u64) -> u32 {
+    const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let pairs = (counts & LOW_NIBBLES) + ((counts >> 4) & LOW_NIBBLES);
+    (pairs.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
 /// A set of cards as a 52-bit mask.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug, Hash)]
 pub struct CardSet(pub u64);

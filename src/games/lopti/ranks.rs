@@ -88,8 +88,7 @@ impl Ranks {
     }
     /// Total number of cards.
     pub const fn len(self) -> u32 {
-        let pairs = (self.0 & LOW_NIBBLES) + ((self.0 >> 4) & LOW_NIBBLES);
-        (pairs.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+        crate::cards::nibble_sum(self.0)
     }
     /// True if there are no cards.
     pub const fn is_empty(self) -> bool {

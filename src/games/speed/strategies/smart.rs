@@ -9,7 +9,7 @@
 //! opponent, so it refills its hand only when it has no play.
 
 use super::{Registered, SpeedStrategy};
-use crate::cards::{Card, CardSet};
+use crate::cards::{nibble_sum, Card, CardSet};
 use crate::games::speed::moves::SpeedMoves;
 use crate::games::speed::rules::{fitting_ranks, SpeedAction, RANK_BITS};
 use crate::games::speed::view::SpeedView;
@@ -88,7 +88,7 @@ impl Smart {
     /// the draw only with no play. Every set a score counts is a union of whole ranks
     /// ([`fitting`](SpeedView::fitting) fits every suit of a rank or none), so it counts
     /// the unseen and shown cards a rank once an ask ([`rank_counts`]) and a set by
-    /// adding its ranks' counts ([`sum_counts`]): no population count of a 52-bit set,
+    /// adding its ranks' counts ([`nibble_sum`]): no population count of a 52-bit set,
     /// a software routine on the baseline x86-64 target. What the hand answers after a
     /// play is the union of what its other ranks fit ([`fitting_ranks`]): the played
     /// card's rank drops out unless the hand holds it twice.
@@ -100,7 +100,7 @@ impl Smart {
         }
         let cfg = view.rules();
         let unseen = rank_counts(view.unseen().0);
-        let unseen_len = sum_counts(unseen).max(1) as i64;
+        let unseen_len = nibble_sum(unseen).max(1) as i64;
         let (their_hand, shown) = (view.hand_count(false) as i64, rank_counts(view.shown().0));
         let held = rank_counts(view.hand().0);
         // The hand's ranks, and those it holds twice or more (a count of 2 to 4 has bit
@@ -116,13 +116,13 @@ impl Smart {
             // What the hand left after the play answers.
             let rank = 1u64 << (card.0 & !3);
             let rest = fitting_ranks(cfg, ranks & !(rank & !twice)).0;
-            let cover = sum_counts(unseen & rest) as i64;
-            let hard = sum_counts(shown & fit) as i64;
+            let cover = nibble_sum(unseen & rest) as i64;
+            let hard = nibble_sum(shown & fit) as i64;
             for pile in 0..2 {
                 if plays[pile] >> card.0 & 1 == 0 {
                     continue;
                 }
-                let open = sum_counts(unseen & (fit | top_fit[1 - pile])) as i64;
+                let open = nibble_sum(unseen & (fit | top_fit[1 - pile])) as i64;
                 let theirs = their_hand * open * 100 / unseen_len;
                 let score = self.cover * cover - self.opp_follow * theirs / 100 + self.hard * hard;
                 if best.is_none_or(|(b, _)| score > b) {
@@ -140,14 +140,6 @@ impl Smart {
 fn rank_counts(set: u64) -> u64 {
     let pairs = set - (set >> 1 & 0x5555_5555_5555_5555);
     (pairs & 0x3333_3333_3333_3333) + (pairs >> 2 & 0x3333_3333_3333_3333)
-}
-
-/// The sum of the nibbles of `counts` (each at most 4, as [`rank_counts`] leaves them
-/// or a part of them): the number of cards counted.
-#[inline]
-fn sum_counts(counts: u64) -> u32 {
-    let bytes = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
 }
 
 impl SpeedStrategy for Smart {
@@ -175,7 +167,7 @@ mod tests {
             let set = rng.random::<u64>() & CardSet::FULL.0;
             let ranks = rng.random::<u64>() & RANK_BITS;
             let whole = ranks * 0xF;
-            assert_eq!(sum_counts(rank_counts(set) & whole), (set & whole).count_ones(), "{set:#x} in ranks {ranks:#x}");
+            assert_eq!(nibble_sum(rank_counts(set) & whole), (set & whole).count_ones(), "{set:#x} in ranks {ranks:#x}");
         }
     }
 }
