@@ -29,6 +29,8 @@ pub mod fit;
 #[doc(hidden)]
 pub mod fuzzing;
 #[doc(hidden)]
+pub mod fpmath;
+#[doc(hidden)]
 pub mod games;
 #[doc(hidden)]
 pub mod interrupt;

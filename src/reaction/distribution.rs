@@ -1,5 +1,6 @@
 //! Reaction-time distributions (milliseconds).
 
+use crate::fpmath;
 use rand::Rng;
 use rand_distr::{Distribution, Exp1, InverseGaussian, StandardNormal};
 
@@ -35,7 +36,7 @@ impl Dist {
             }
             Dist::ShiftedLognormal { shift, mu, sigma } => {
                 let z: f64 = StandardNormal.sample(rng);
-                shift + (mu + sigma * z).exp()
+                shift + fpmath::exp(mu + sigma * z)
             }
             Dist::ShiftedWald { shift, mean, shape } => {
                 shift + InverseGaussian::new(mean, shape).expect("validated parameters").sample(rng)
@@ -48,7 +49,7 @@ impl Dist {
         match *self {
             Dist::Constant(v) => v,
             Dist::ExGaussian { mu, tau, .. } => mu + tau,
-            Dist::ShiftedLognormal { shift, mu, sigma } => shift + (mu + sigma * sigma / 2.0).exp(),
+            Dist::ShiftedLognormal { shift, mu, sigma } => shift + fpmath::exp(mu + sigma * sigma / 2.0),
             Dist::ShiftedWald { shift, mean, .. } => shift + mean,
         }
     }

@@ -14,6 +14,7 @@ pub use distribution::Dist;
 pub use limits::ParamError;
 pub use presets::Preset;
 
+use crate::fpmath;
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, StandardNormal};
 
@@ -133,7 +134,7 @@ impl ReactionModel {
     /// ([`crate::realtime::Seated`]).
     pub fn prepare(&self) -> PreparedModel {
         let lognormal = (self.motor_cv != 0.0).then(|| {
-            let s2 = (1.0 + self.motor_cv * self.motor_cv).ln();
+            let s2 = fpmath::ln(1.0 + self.motor_cv * self.motor_cv);
             Lognormal { sigma: s2.sqrt(), half_s2: s2 / 2.0 }
         });
         PreparedModel {
@@ -198,7 +199,7 @@ impl PreparedModel {
             None => mean,
             Some(Lognormal { sigma, half_s2 }) => {
                 let z: f64 = StandardNormal.sample(rng);
-                mean * (sigma * z - half_s2).exp()
+                mean * fpmath::exp(sigma * z - half_s2)
             }
         };
         if self.fumble.flip(rng) {
@@ -280,11 +281,11 @@ impl Coin {
 /// Entries of [`log2_of`]'s table: every option count a real-time action list can hold.
 const LOG2_TABLE_LEN: usize = 129;
 
-/// `(n as f64).log2()`, from a table for small `n` (the same numbers).
+/// [`fpmath::log2`] of `n`, from a table for small `n` (the same numbers).
 #[inline]
 fn log2_of(n: u32) -> f64 {
-    static TABLE: std::sync::LazyLock<[f64; LOG2_TABLE_LEN]> = std::sync::LazyLock::new(|| std::array::from_fn(|n| (n as f64).log2()));
-    if (n as usize) < LOG2_TABLE_LEN { TABLE[n as usize] } else { (n as f64).log2() }
+    static TABLE: std::sync::LazyLock<[f64; LOG2_TABLE_LEN]> = std::sync::LazyLock::new(|| std::array::from_fn(|n| fpmath::log2(n as f64)));
+    if (n as usize) < LOG2_TABLE_LEN { TABLE[n as usize] } else { fpmath::log2(n as f64) }
 }
 
 /// A drawn time in milliseconds to whole microseconds, saturating: the time is first
@@ -343,7 +344,7 @@ mod tests {
     #[test]
     fn log2_table_equals_the_library_log2() {
         for n in (0..300).chain([u32::MAX - 1, u32::MAX]) {
-            assert_eq!(log2_of(n).to_bits(), (n as f64).log2().to_bits(), "log2 {n}");
+            assert_eq!(log2_of(n).to_bits(), fpmath::log2(n as f64).to_bits(), "log2 {n}");
         }
     }
 
@@ -382,6 +383,32 @@ mod tests {
         // Novice PLAY: 2 × 150 + 150 × 4.29 + 200 = 1143.5 ms, cv 0.15.
         assert!((mean - 1143.5).abs() < 3.0, "mean {mean}");
         assert!((sd / mean - 0.15).abs() < 0.003, "cv {}", sd / mean);
+    }
+
+    /// The bits of drawn times do not depend on the processor: the draws go through
+    /// [`fpmath`], not the C library, whose `exp` rounds differently on processors with
+    /// and without fused multiply-add (see [`fpmath`]). The checksum below was computed on
+    /// one machine; every other machine must reproduce it bit for bit, whatever its
+    /// processor. It covers 100,000 action times of every preset (lognormal motor times,
+    /// ex-Gaussian looks, coins, scans) and 100,000 draws of a shifted lognormal; with
+    /// the standard library's `exp` on a processor with FMA it changes (checked when it
+    /// was written, and under `GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA` it must not).
+    #[test]
+    fn drawn_times_have_the_same_bits_on_every_processor() {
+        let mut rng = rng_from(2026);
+        let mut sum = 0u64;
+        let mut add = |x: f64| sum = crate::rng::splitmix64(sum ^ x.to_bits());
+        for preset in super::presets::ALL_PRESETS {
+            let m = preset.model().prepare();
+            for i in 0..100_000u32 {
+                add(m.action_time(Motion::Play, i % 7, 1 + i % 11, &mut rng));
+            }
+        }
+        let lognormal = Dist::ShiftedLognormal { shift: 150.0, mu: 5.0, sigma: 0.6 };
+        for _ in 0..100_000 {
+            add(lognormal.sample(&mut rng));
+        }
+        assert_eq!(sum, 10_220_801_283_307_200_381, "checksum of the drawn bits");
     }
 
     #[test]
@@ -483,10 +510,10 @@ mod tests {
             let mut t = if m.motor_cv == 0.0 {
                 mean
             } else {
-                let s2 = (1.0 + m.motor_cv * m.motor_cv).ln();
+                let s2 = fpmath::ln(1.0 + m.motor_cv * m.motor_cv);
                 let sigma = s2.sqrt();
                 let z: f64 = StandardNormal.sample(rng);
-                mean * (sigma * z - s2 / 2.0).exp()
+                mean * fpmath::exp(sigma * z - s2 / 2.0)
             };
             if m.p_fumble > 0.0 && rng.random::<f64>() < m.p_fumble {
                 t += FUMBLE_MS;
@@ -500,7 +527,7 @@ mod tests {
                 look += m.look.sample(rng);
             }
             let scanned = if found && candidates > 1 { rng.random_range(1..=candidates) } else { candidates };
-            look + m.scan_per_item * scanned as f64 + m.hick_b * ((options + 1) as f64).log2()
+            look + m.scan_per_item * scanned as f64 + m.hick_b * fpmath::log2((options + 1) as f64)
         }
 
         pub fn action_time(m: &ReactionModel, motion: Motion, candidates: u32, options: u32, rng: &mut SimRng) -> f64 {

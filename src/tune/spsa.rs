@@ -13,6 +13,7 @@
 //! Everything is a function of the seed and the iteration, so a run stopped after
 //! iteration k and resumed from `theta` gives the same trajectory.
 
+use crate::fpmath;
 use crate::rng::{mix, rng_from};
 use rand::RngExt;
 
@@ -136,9 +137,9 @@ impl Spsa {
     fn gains(&self, p: &SpsaParam, k: u64) -> (f64, f64) {
         let s = &self.schedule;
         let n = s.iterations as f64;
-        let c = p.c_end * n.powf(s.gamma);
-        let a = p.r_end * p.c_end * p.c_end * (s.big_a + n).powf(s.alpha);
-        (c / (k as f64).powf(s.gamma), a / (s.big_a + k as f64).powf(s.alpha))
+        let c = p.c_end * fpmath::powf(n, s.gamma);
+        let a = p.r_end * p.c_end * p.c_end * fpmath::powf(s.big_a + n, s.alpha);
+        (c / fpmath::powf(k as f64, s.gamma), a / fpmath::powf(s.big_a + k as f64, s.alpha))
     }
 
     /// The points to measure at the next iteration.

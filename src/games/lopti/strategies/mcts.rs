@@ -85,7 +85,7 @@ impl Mcts {
             let pick = if (i as usize) < k {
                 i as usize
             } else {
-                let log_n = (i as f64).ln();
+                let log_n = crate::fpmath::ln(i as f64);
                 (0..k)
                     .max_by(|&a, &b| {
                         let ucb = |j: usize| wins[j] / visits[j] as f64 + self.exploration * (log_n / visits[j] as f64).sqrt();
