@@ -670,7 +670,10 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
         }
     }
 
-    /// [`Round::decide_idle`] with player `p` the only one deciding.
+    /// [`Round::decide_idle`] with player `p` the only one deciding: most events leave
+    /// one player to ask, so this ask is inlined into the event loop (no call, no frame
+    /// set up for it).
+    #[inline(always)]
     fn decide_one(&mut self, s: &mut R::State, p: usize, now: Micros) {
         let mut moves = R::Moves::default();
         if let Some(c) = self.choose(s, p, now, &mut moves) {
