@@ -308,6 +308,27 @@ pub struct RoundCounts {
     pub illegal: Option<IllegalChoice>,
 }
 
+/// Picks the player whose hand event comes first; exact ties go to the generator.
+#[inline]
+fn next_event<A: Copy>(hands: &[Hand<A>], rng: &mut SimRng) -> Option<(usize, Micros)> {
+    // One pass for the earliest time, its first hand and how many share it.
+    let (mut first, mut t, mut tied) = (0, Micros::MAX, 0usize);
+    for (p, h) in hands.iter().enumerate() {
+        if let Some(at) = h.next_time() {
+            if at < t || tied == 0 {
+                (first, t, tied) = (p, at, 1);
+            } else if at == t {
+                tied += 1;
+            }
+        }
+    }
+    if tied <= 1 {
+        return (tied == 1).then_some((first, t));
+    }
+    let pick = rng.random_range(0..tied);
+    hands.iter().enumerate().filter(|(_, h)| h.next_time() == Some(t)).nth(pick).map(|(p, _)| (p, t))
+}
+
 /// Plays one round from `start`, when every player in `busy` is busy until
 /// `start + motor(Sync)` (the synchronised opening flip) and the others are idle.
 /// `seats` are the bots in seat order (one per player). `budget` is the number of
@@ -362,8 +383,7 @@ where
     O: EngineObserver<R::State, R::Action>,
 {
     let n = seats.len();
-    let mut round = Round { rules, seats, hands, n, rngs, obs, counts, settled: 0, seated: (1 << n) - 1, idle: 0, acting: 0, due: [0; MAX_PLAYERS] };
-    round.keep_hands();
+    let mut round = Round { rules, seats, hands, n, rngs, obs, counts, settled: 0, idle: idle_hands(&hands[..n]) };
     round.run(s, start, budget)
 }
 
@@ -373,6 +393,11 @@ fn rest_after_sync<A, S: ?Sized>(hands: &mut [Hand<A>], seats: &Seated<S>, rngs:
     for (p, hand) in hands.iter_mut().enumerate().filter(|&(p, _)| busy[p]) {
         *hand = Hand::Resting { until: after(at, seats.reaction(p).motor_time(Motion::Sync, &mut rngs.players[p])) };
     }
+}
+
+/// The idle hands of `hands`, bit `p` for hand `p`.
+fn idle_hands<A>(hands: &[Hand<A>]) -> u32 {
+    hands.iter().enumerate().fold(0, |idle, (p, h)| idle | (matches!(h, Hand::Idle) as u32) << p)
 }
 
 /// The players' hands during a round, with what the round's helpers share.
@@ -388,18 +413,9 @@ struct Round<'a, R: RealtimeRules, S: ?Sized, O> {
     /// since that touched them ([`RealtimeRules::touched`]): asking them again would
     /// find none, so they are not asked.
     settled: u32,
-    /// The seated players (bit `p` for `p < n`).
-    seated: u32,
     /// The idle hands (bit `p`), kept with `hands` ([`Round::set_hand`]) so that the
     /// asking after every event does not look through them.
     idle: u32,
-    /// The acting hands (bit `p`: [`Hand::Acting`]), kept likewise, so that the stall
-    /// check after every event looks at them only.
-    acting: u32,
-    /// When each busy hand's next event is ([`Hand::next_time`]; unused for an idle
-    /// hand), kept likewise, so that finding the next event reads one time per busy
-    /// hand.
-    due: [Micros; MAX_PLAYERS],
 }
 
 /// A move chosen by an idle player: the action, when it lands, and how many legal
@@ -407,80 +423,11 @@ struct Round<'a, R: RealtimeRules, S: ?Sized, O> {
 type Chosen<A> = Option<(A, Micros, usize)>;
 
 impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State, R::Action>> Round<'_, R, S, O> {
-    /// Puts hand `p` in state `h`, keeping the idle and acting sets and the due times.
+    /// Puts hand `p` in state `h`, keeping the idle set.
     #[inline(always)]
     fn set_hand(&mut self, p: usize, h: Hand<R::Action>) {
         self.idle = self.idle & !(1 << p) | (matches!(h, Hand::Idle) as u32) << p;
-        self.acting = self.acting & !(1 << p) | (matches!(h, Hand::Acting { .. }) as u32) << p;
-        self.due[p] = h.next_time().unwrap_or(Micros::MAX);
         self.hands[p] = h;
-    }
-
-    /// Sets the idle and acting sets and the due times from the hands as they are.
-    fn keep_hands(&mut self) {
-        for p in 0..self.n {
-            self.set_hand(p, self.hands[p]);
-        }
-    }
-
-    /// Debug builds: the kept idle and acting sets and due times are the hands'.
-    #[cfg(debug_assertions)]
-    fn check_kept_hands(&self) {
-        for (p, h) in self.hands[..self.n].iter().enumerate() {
-            assert_eq!(self.idle >> p & 1 == 1, matches!(h, Hand::Idle), "the kept idle hands");
-            assert_eq!(self.acting >> p & 1 == 1, matches!(h, Hand::Acting { .. }), "the kept acting hands");
-            if let Some(at) = h.next_time() {
-                assert_eq!(self.due[p], at, "the kept due time of hand {p}");
-            }
-        }
-    }
-
-    /// The busy hands (bit `p`): those with an event to come.
-    #[inline(always)]
-    fn busy(&self) -> u32 {
-        !self.idle & self.seated
-    }
-
-    /// Picks the player whose hand event comes first and its time; exact ties go to the
-    /// generator (public chance), which picks among the tied hands in seat order.
-    #[inline]
-    fn next_event(&mut self) -> Option<(usize, Micros)> {
-        #[cfg(debug_assertions)]
-        self.check_kept_hands();
-        let busy = self.busy();
-        if busy == 0 {
-            return None;
-        }
-        // One pass over the busy hands for the earliest time, its first hand and how
-        // many share it.
-        let first = busy.trailing_zeros() as usize;
-        let (mut first, mut t, mut tied) = (first, self.due[first], 1u32);
-        let mut rest = busy & (busy - 1);
-        while rest != 0 {
-            let p = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let at = self.due[p];
-            if at < t {
-                (first, t, tied) = (p, at, 1);
-            } else if at == t {
-                tied += 1;
-            }
-        }
-        if tied == 1 {
-            return Some((first, t));
-        }
-        let mut pick = self.rngs.chance.random_range(0..tied as usize);
-        let mut rest = busy;
-        loop {
-            let p = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if self.due[p] == t {
-                if pick == 0 {
-                    return Some((p, t));
-                }
-                pick -= 1;
-            }
-        }
     }
 
     /// The round's event loop from `start`: idle hands decide, then every event in time
@@ -493,7 +440,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 self.cancel_all(s, now);
                 return RoundEnd { time: now, first_out: None, capped: true };
             }
-            let Some((p, t)) = self.next_event() else {
+            let Some((p, t)) = next_event(&self.hands[..self.n], &mut self.rngs.chance) else {
                 // Every hand is idle: a stall, or a policy broke liveness (SPIT-RT-9).
                 if let Some(p) = (0..self.n).find(|&p| self.rules.has_progress(s, p)) {
                     self.obs.on_event(now, EngineEvent::LivenessViolation { player: p }, s);
@@ -560,22 +507,18 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// up; the other aimless actions (flips through a pass that holds nothing, moves
     /// that change nothing) cannot keep a round alive and are called off.
     fn stall_possible(&self, s: &R::State) -> bool {
-        if self.busy() & !self.acting != 0 || self.acting == 0 {
-            // A card returning or a hand resting, or every hand idle: not a stall in flight.
-            return false;
-        }
-        // Every busy hand is acting: a stall needs all their actions aimless.
-        let mut acting = self.acting;
-        while acting != 0 {
-            let p = acting.trailing_zeros() as usize;
-            acting &= acting - 1;
-            if let Hand::Acting { action, .. } = self.hands[p] {
-                if self.rules.is_progress(s, p, action) {
-                    return false;
-                }
+        let hands = &self.hands[..self.n];
+        let mut aimless = 0u32;
+        for (p, h) in hands.iter().enumerate() {
+            match *h {
+                Hand::Idle => {}
+                Hand::Acting { action, .. } if !self.rules.is_progress(s, p, action) => aimless |= 1 << p,
+                Hand::Acting { .. } | Hand::Returning { .. } | Hand::Resting { .. } => return false,
             }
         }
-        let (aimless, hands) = (self.acting, &self.hands[..self.n]);
+        if aimless == 0 {
+            return false; // every hand is idle: not a stall in flight
+        }
         let stuck = |state: &R::State| (0..self.n).all(|p| !self.rules.has_progress(state, p));
         // Rules whose progress ignores the hands' cards answer the same on `s` as on the
         // state with the aimless actions undone: no copy for the usual answer (no stall).
@@ -607,7 +550,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// strategy chooses from his legal moves (written into `moves`), and his action time
     /// is drawn from his stream. An action he was not offered is not taken: it is
     /// reported in `counts.illegal`, which stops the round.
-    // Inlined at both asks (`decide_one`, `decide_all`), as it was at its one ask before: left
+    // Inlined at both of `decide_idle`'s asks, as it was at its one ask before: left
     // to itself the compiler calls it, and inlines less of the reaction draws into it.
     #[inline(always)]
     fn choose(&mut self, s: &R::State, p: usize, now: Micros, moves: &mut R::Moves) -> Chosen<R::Action> {
@@ -651,41 +594,24 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
     /// one; the other player decides again once it is lifted. A settled player (no legal
     /// move when last asked, nothing that touched him since) is not asked: he would find
     /// no move again, and an ask without moves draws nothing and calls no strategy.
-    // Inlined into the event loop, which asks after every event: its tests cost less
-    // than a call, and nobody to ask (about one event in eight in Spit) costs no call.
-    #[inline(always)]
     fn decide_idle(&mut self, s: &mut R::State, now: Micros) {
-        let deciding = self.idle;
-        #[cfg(debug_assertions)]
-        self.check_kept_hands();
+        let mut moves = R::Moves::default();
+        let mut deciding = self.idle;
+        debug_assert_eq!(deciding, idle_hands(&self.hands[..self.n]), "the kept idle hands");
         #[cfg(debug_assertions)]
         self.check_settled(s, deciding);
-        let deciding = deciding & !self.settled;
+        deciding &= !self.settled;
         if deciding & deciding.wrapping_sub(1) == 0 {
             // One player (or none) decides: no choice to settle a conflict with, so
-            // what the general loop of `decide_all` does with a single decider.
+            // what the general loop below does with a single decider.
             if deciding != 0 {
-                self.decide_one(s, deciding.trailing_zeros() as usize, now);
+                let p = deciding.trailing_zeros() as usize;
+                if let Some(c) = self.choose(s, p, now, &mut moves) {
+                    self.start(s, p, now, c);
+                }
             }
-        } else {
-            self.decide_all(s, deciding, now);
+            return;
         }
-    }
-
-    /// [`Round::decide_idle`] with player `p` the only one deciding: most events leave
-    /// one player to ask, so this ask is inlined into the event loop (no call, no frame
-    /// set up for it).
-    #[inline(always)]
-    fn decide_one(&mut self, s: &mut R::State, p: usize, now: Micros) {
-        let mut moves = R::Moves::default();
-        if let Some(c) = self.choose(s, p, now, &mut moves) {
-            self.start(s, p, now, c);
-        }
-    }
-
-    /// [`Round::decide_idle`] with the players in `deciding` (two or more) deciding.
-    fn decide_all(&mut self, s: &mut R::State, mut deciding: u32, now: Micros) {
-        let mut moves = R::Moves::default();
         while deciding != 0 {
             let mut chosen: [Chosen<R::Action>; MAX_PLAYERS] = [None; MAX_PLAYERS];
             // Who took a move (bit `p`), asked in seat order.
@@ -797,7 +723,7 @@ impl<R: RealtimeRules, S: RealtimePolicy<R> + ?Sized, O: EngineObserver<R::State
                 self.counts.synchronised += 1;
                 self.obs.on_event(at, EngineEvent::Synchronised, s);
                 rest_after_sync(&mut self.hands[..self.n], self.seats, self.rngs, took_part, at);
-                self.keep_hands();
+                self.idle = idle_hands(&self.hands[..self.n]);
                 Ok(at)
             }
         }
