@@ -66,6 +66,10 @@ pub const fn ranks_adjacent_straight(a: u8, b: u8) -> bool {
     x + 1 == y || y + 1 == x
 }
 
+/// The lowest bit of each of thirteen 4-bit counters, one a rank: a one-card-per-rank set
+/// in the card bits' layout (the clubs card of each rank) and the unit of per-rank counts.
+pub const RANK_NIBBLE_ONES: u64 = 0x1_1111_1111_1111;
+
 /// The sum of the sixteen 4-bit counters packed in `counts`: the size of a multiset kept
 /// as a count per rank (Lopti's zones, [`CardSet`]s counted by rank in Speed's `smart`).
 #[inline]

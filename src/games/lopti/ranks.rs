@@ -43,7 +43,7 @@ pub const fn is_special(r: Rank) -> bool {
 
 const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
 /// The lowest bit of each of the thirteen rank counters.
-const HELD: u64 = 0x1_1111_1111_1111;
+const HELD: u64 = crate::cards::RANK_NIBBLE_ONES;
 
 /// A multiset of ranks: a 4-bit count per rank (0..=15; a real zone holds at most 4).
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]

@@ -176,7 +176,7 @@ impl ClearCause {
 pub struct Plays(pub u64);
 
 /// One in the lowest bit of every rank's counter.
-const ONES: u64 = 0x1_1111_1111_1111;
+const ONES: u64 = crate::cards::RANK_NIBBLE_ONES;
 /// Every count of every rank.
 const EVERY: u64 = 0xF * ONES;
 /// Ranks the low rule allows on a 7 besides 3s (LOPTI-7-2): 2, 4, 5 and 6.

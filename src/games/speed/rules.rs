@@ -60,7 +60,7 @@ pub fn fitting(cfg: &SpeedConfig, top: Card) -> CardSet {
 
 /// Bit `4 (r - 1)` for every rank `r` (the clubs card of each rank): a set of ranks in
 /// the card bits' layout.
-pub const RANK_BITS: u64 = 0x1_1111_1111_1111;
+pub const RANK_BITS: u64 = crate::cards::RANK_NIBBLE_ONES;
 
 /// Every card of the deck that may be played on a top of some rank of `ranks` (bit
 /// `4 (r - 1)` for rank `r`, [`RANK_BITS`]): the union of [`fitting`] over them, by
